@@ -1,0 +1,44 @@
+/**
+ * Content collections. Cards live in content/cards/<topic>/<slug>.md; the card id is the slug.
+ * The zod schema checks each file; `checkDeck` then checks what spans files (sections, related
+ * ids, unique question ids) and fails the build with every problem, each naming its file.
+ */
+import { defineCollection } from 'astro:content';
+import { glob } from 'astro/loaders';
+import type { Loader } from 'astro/loaders';
+import { CardSchema } from './schemas/card.ts';
+import { checkDeck, type DeckEntry } from './lib/deck-check.ts';
+
+const slugOf = (entry: string) => entry.replace(/\\/g, '/').split('/').pop()!.replace(/\.md$/, '');
+
+/** glob(), then the cross-file checks on what it stored. */
+function cardsLoader(): Loader {
+  const inner = glob({ pattern: '**/*.md', base: './content/cards', generateId: ({ entry }) => slugOf(entry) });
+  return {
+    name: 'saturate-cards',
+    load: async (ctx) => {
+      await inner.load(ctx);
+      const entries: DeckEntry[] = ctx.store.values().map((e) => {
+        const data = e.data as { related?: string[]; topic?: string; questions?: { id: string }[] };
+        return {
+          id: e.id,
+          file: e.filePath ?? e.id,
+          body: e.body ?? '',
+          related: data.related ?? [],
+          questionIds: (data.questions ?? []).map((q) => q.id),
+        };
+      });
+      const problems = checkDeck(entries);
+      for (const e of ctx.store.values()) {
+        const folder = (e.filePath ?? '').replace(/\\/g, '/').split('/').slice(-2, -1)[0];
+        const topic = (e.data as { topic?: string }).topic;
+        if (folder && topic && folder !== topic) problems.push(`${e.filePath}: topic is "${topic}" but the file is in content/cards/${folder}/. Move the file to content/cards/${topic}/ or fix \`topic\`.`);
+      }
+      if (problems.length > 0) throw new Error(`The deck has ${problems.length} problem(s):\n- ${problems.join('\n- ')}`);
+    },
+  };
+}
+
+const cards = defineCollection({ loader: cardsLoader(), schema: CardSchema });
+
+export const collections = { cards };

@@ -1,0 +1,57 @@
+/**
+ * What the UI tells the rest of the app, as DOM CustomEvents on `window`. Islands and page
+ * scripts emit; the progress store (src/store) listens and records. Keeping the quiz ignorant of
+ * storage keeps its bundle small and lets it work when storage is unavailable.
+ */
+
+/** A question answered in any quiz (card, practice, review, lab debrief). */
+export interface AnswerDetail {
+  questionId: string;
+  cardId: string;
+  topic: string;
+  /** Option keys picked ("a", "b", ...), or the number typed, as given. */
+  choice: string[] | number;
+  correct: boolean;
+  /** Milliseconds from showing the question to answering. */
+  timeMs: number;
+  /** Where it was answered. */
+  context: 'card' | 'practice' | 'review' | 'retake' | 'lab';
+  /** Epoch ms. */
+  at: number;
+}
+
+/** A quiz of several questions finished. */
+export interface QuizDoneDetail {
+  context: AnswerDetail['context'];
+  /** The practice seed or curated quiz id, or the card id. */
+  quizId: string;
+  total: number;
+  correct: number;
+  durationMs: number;
+  at: number;
+}
+
+/** A card read to its end. */
+export interface CardReadDetail {
+  cardId: string;
+  topic: string;
+  at: number;
+}
+
+export interface SaturateEvents {
+  'saturate:answer': AnswerDetail;
+  'saturate:quiz-done': QuizDoneDetail;
+  'saturate:card-read': CardReadDetail;
+}
+
+/** Emits an app event; a no-op outside the browser. */
+export function emit<K extends keyof SaturateEvents>(type: K, detail: SaturateEvents[K]): void {
+  if (typeof window !== 'undefined') window.dispatchEvent(new CustomEvent(type, { detail }));
+}
+
+/** Subscribes to an app event; returns the unsubscribe function. */
+export function on<K extends keyof SaturateEvents>(type: K, handler: (detail: SaturateEvents[K]) => void): () => void {
+  const listener = (e: Event) => handler((e as CustomEvent<SaturateEvents[K]>).detail);
+  window.addEventListener(type, listener);
+  return () => window.removeEventListener(type, listener);
+}
