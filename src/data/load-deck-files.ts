@@ -1,0 +1,57 @@
+/**
+ * Reads content/cards from disk without Astro (for the content test and `npm run content:check`),
+ * parsing frontmatter the way Astro does (js-yaml) and validating it with the same schema.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, basename } from 'node:path';
+import yaml from 'js-yaml';
+import { CardSchema } from '../schemas/card.ts';
+import type { DeckCard } from '../lib/content-quality.ts';
+import { checkDeck } from '../lib/deck-check.ts';
+
+/** All Markdown files below a folder, sorted. */
+export function markdownFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const p = join(dir, name);
+      return statSync(p).isDirectory() ? markdownFiles(p) : name.endsWith('.md') ? [p] : [];
+    })
+    .sort();
+}
+
+/** Splits a Markdown file into frontmatter (parsed) and body. */
+export function splitFrontmatter(text: string): { data: unknown; body: string } {
+  const m = /^\uFEFF?---\r?\n([\s\S]*?\r?\n)---\r?\n?/.exec(text);
+  if (!m) return { data: {}, body: text };
+  return { data: yaml.load(m[1]!), body: text.slice(m[0].length) };
+}
+
+/** Loads and validates every card; schema and cross-file problems come back as messages. */
+export function loadDeck(root: string): { cards: DeckCard[]; problems: string[] } {
+  const problems: string[] = [];
+  const cards: DeckCard[] = [];
+  const dir = join(root, 'content', 'cards');
+  for (const path of markdownFiles(dir)) {
+    const file = relative(root, path);
+    let split: { data: unknown; body: string };
+    try {
+      split = splitFrontmatter(readFileSync(path, 'utf8'));
+    } catch (e) {
+      problems.push(`${file}: frontmatter is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+      continue;
+    }
+    const { data, body } = split;
+    const parsed = CardSchema.safeParse(data);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) problems.push(`${file}: ${issue.path.join('.') || '(frontmatter)'}: ${issue.message}`);
+      continue;
+    }
+    const folder = relative(dir, path).split(/[\\/]/)[0];
+    if (folder !== parsed.data.topic) problems.push(`${file}: topic is "${parsed.data.topic}" but the file is in content/cards/${folder}/.`);
+    cards.push({ id: basename(path, '.md'), file, body, data: parsed.data });
+  }
+  problems.push(
+    ...checkDeck(cards.map((c) => ({ id: c.id, file: c.file, body: c.body, related: c.data.related, questionIds: c.data.questions.map((q) => q.id) }))),
+  );
+  return { cards, problems };
+}
