@@ -13,7 +13,7 @@ const slugOf = (entry: string) => entry.replace(/\\/g, '/').split('/').pop()!.re
 
 /** glob(), then the cross-file checks on what it stored. */
 function cardsLoader(): Loader {
-  const inner = glob({ pattern: '**/*.md', base: './content/cards', generateId: ({ entry }) => slugOf(entry) });
+  const inner = glob({ pattern: '**/*.md', base: process.env['SATURATE_CONTENT_DIR'] ?? './content/cards', generateId: ({ entry }) => slugOf(entry) });
   return {
     name: 'saturate-cards',
     load: async (ctx) => {

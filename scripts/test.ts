@@ -1,0 +1,71 @@
+/**
+ * `npm test`: type check, unit tests, build, end-to-end tests — then one closing line with the
+ * totals ("tests: N passed, N failed"). Each step's runner prints its own report as it goes.
+ * Flags: --skip-build (reuse dist/), --only=unit|e2e.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+
+const args = new Set(process.argv.slice(2));
+const only = [...args].find((a) => a.startsWith('--only='))?.slice(7);
+const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: process.env['FORCE_COLOR'] ?? '0' };
+mkdirSync('test-results', { recursive: true });
+
+interface Step {
+  name: string;
+  cmd: string[];
+  /** Reads passed/failed counts from the runner's JSON report, when it has one. */
+  counts?: () => { passed: number; failed: number; skipped: number };
+  when?: () => boolean;
+}
+
+const readJson = (path: string): unknown => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null);
+
+const steps: Step[] = [
+  { name: 'type check', cmd: ['npx', 'astro', 'check', '--minimumSeverity', 'warning'], when: () => !only },
+  {
+    name: 'unit',
+    cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/unit.json'],
+    when: () => !only || only === 'unit',
+    counts: () => {
+      const r = readJson('test-results/unit.json') as { numPassedTests: number; numFailedTests: number; numPendingTests: number } | null;
+      return { passed: r?.numPassedTests ?? 0, failed: r?.numFailedTests ?? 0, skipped: r?.numPendingTests ?? 0 };
+    },
+  },
+  { name: 'build', cmd: ['npx', 'astro', 'build'], when: () => !args.has('--skip-build') && (!only || only === 'e2e') },
+  {
+    name: 'e2e',
+    cmd: ['npx', 'playwright', 'test'],
+    when: () => !only || only === 'e2e',
+    counts: () => {
+      const r = readJson('test-results/e2e.json') as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } } | null;
+      return { passed: (r?.stats.expected ?? 0) + (r?.stats.flaky ?? 0), failed: r?.stats.unexpected ?? 0, skipped: r?.stats.skipped ?? 0 };
+    },
+  },
+];
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const failedSteps: string[] = [];
+for (const step of steps) {
+  if (step.when && !step.when()) continue;
+  console.log(`\n▶ ${step.name}: ${step.cmd.join(' ')}`);
+  const t0 = Date.now();
+  const r = spawnSync(step.cmd[0]!, step.cmd.slice(1), { stdio: 'inherit', env });
+  console.log(`◀ ${step.name}: ${r.status === 0 ? 'ok' : `failed (exit ${r.status ?? r.signal})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (step.counts) {
+    const c = step.counts();
+    passed += c.passed;
+    failed += c.failed;
+    skipped += c.skipped;
+  }
+  if (r.status !== 0) {
+    failedSteps.push(step.name);
+    if (!step.counts) failed += 1; // a failed check or build counts as one failure
+    break; // later steps depend on earlier ones
+  }
+}
+if (failedSteps.length) console.log(`\nFailed step: ${failedSteps.join(', ')}`);
+console.log(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failedSteps.length ? 1 : 0);

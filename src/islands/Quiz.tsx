@@ -1,0 +1,255 @@
+/**
+ * The quiz: one question at a time, immediate feedback with the explanation of the picked and the
+ * correct option, a summary with every mistake. Used for a card's "Test yourself" (questions as
+ * props, hydrated client:visible) and for practice quizzes (bank fetched, drawn with a seed).
+ *
+ * Keyboard: 1–9 pick (single) or toggle (multiple), Enter checks or continues. Picking a single
+ * choice submits it, so arrow keys only move focus between options (they do not pick, unlike a
+ * form radio group) — a learner exploring options with arrows never answers by accident.
+ * Screen readers: options are a radiogroup or a group of checkboxes named by the prompt; after an
+ * answer, focus moves to the feedback heading and a polite live region announces the result.
+ * A quiz in progress is kept in sessionStorage, so a reload loses nothing.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { isCorrect, parseNumber, shuffledOptions, type QuizQuestion, type QuizResponse } from '../lib/quiz.ts';
+import { emit, type AnswerDetail } from '../lib/events.ts';
+import { QuestionView } from './QuestionView.tsx';
+import { Feedback } from './Feedback.tsx';
+import { Summary } from './Summary.tsx';
+
+export interface QuizProps {
+  /** Heading shown above the quiz. */
+  title: string;
+  /** Stable id for saved state and events: a card id, "practice:<seed>", a curated quiz id. */
+  quizId: string;
+  /** Where answers count. */
+  context: AnswerDetail['context'];
+  questions: QuizQuestion[];
+  /** Seed for option order; attempt number is appended so a retake reshuffles. */
+  seed: string;
+  /** Extra actions in the summary (e.g. "New quiz" links). */
+  links?: { href: string; label: string }[];
+}
+
+export interface Answer {
+  questionId: string;
+  response: QuizResponse;
+  correct: boolean;
+  timeMs: number;
+}
+
+interface Saved {
+  attempt: number;
+  index: number;
+  answers: Answer[];
+  startedAt: number;
+}
+
+const storageKey = (quizId: string) => `saturate:quiz:${quizId}`;
+
+function loadSaved(quizId: string, valid: Set<string>): Saved | null {
+  try {
+    const raw = sessionStorage.getItem(storageKey(quizId));
+    if (!raw) return null;
+    const s = JSON.parse(raw) as Saved;
+    if (!Array.isArray(s.answers) || typeof s.index !== 'number' || !s.answers.every((a) => valid.has(a.questionId))) return null;
+    return s;
+  } catch {
+    return null; // storage blocked or corrupt: start fresh
+  }
+}
+
+export default function Quiz({ title, quizId, context, questions, seed, links = [] }: QuizProps) {
+  const [attempt, setAttempt] = useState(0);
+  const [index, setIndex] = useState(0);
+  const [answers, setAnswers] = useState<Answer[]>([]);
+  const [startedAt, setStartedAt] = useState(() => Date.now());
+  const [draft, setDraft] = useState<string[]>([]);
+  const [numberText, setNumberText] = useState('');
+  const [inputError, setInputError] = useState('');
+  const [announce, setAnnounce] = useState('');
+  const shownAt = useRef(Date.now());
+  const feedbackRef = useRef<HTMLHeadingElement>(null);
+  const promptRef = useRef<HTMLDivElement>(null);
+  const moved = useRef(false);
+
+  const total = questions.length;
+  const done = index >= total;
+  const question = questions[Math.min(index, total - 1)];
+  const answer = question ? answers.find((a) => a.questionId === question.id) : undefined;
+  const attemptSeed = `${seed}:${attempt}`;
+  const options = useMemo(() => (question && question.kind !== 'numeric' ? shuffledOptions(question, attemptSeed) : []), [question, attemptSeed]);
+
+  // Restore a quiz in progress after a reload.
+  useEffect(() => {
+    const s = loadSaved(quizId, new Set(questions.map((q) => q.id)));
+    if (s) {
+      setAttempt(s.attempt);
+      setIndex(s.index);
+      setAnswers(s.answers);
+      setStartedAt(s.startedAt);
+    }
+  }, [quizId, questions]);
+
+  useEffect(() => {
+    try {
+      if (answers.length === 0 && index === 0) sessionStorage.removeItem(storageKey(quizId));
+      else sessionStorage.setItem(storageKey(quizId), JSON.stringify({ attempt, index, answers, startedAt } satisfies Saved));
+    } catch {
+      /* storage blocked (private mode): the quiz still works, it just won't survive a reload */
+    }
+  }, [quizId, attempt, index, answers, startedAt]);
+
+  // Focus: to the feedback after answering, to the next prompt after continuing.
+  useEffect(() => {
+    if (!moved.current) return;
+    if (answer) feedbackRef.current?.focus();
+    else promptRef.current?.focus();
+  }, [answer, index]);
+
+  const submit = useCallback(
+    (response: QuizResponse) => {
+      if (!question || answer) return;
+      const correct = isCorrect(question, response);
+      const timeMs = Date.now() - shownAt.current;
+      moved.current = true;
+      setAnswers((prev) => [...prev, { questionId: question.id, response, correct, timeMs }]);
+      setAnnounce(correct ? 'Correct.' : 'Not quite.');
+      emit('saturate:answer', {
+        questionId: question.id,
+        cardId: question.cardId,
+        topic: question.topic,
+        choice: response.kind === 'numeric' ? response.value : response.choices,
+        correct,
+        timeMs,
+        context,
+        at: Date.now(),
+      });
+    },
+    [question, answer, context],
+  );
+
+  const next = useCallback(() => {
+    moved.current = true;
+    shownAt.current = Date.now();
+    setDraft([]);
+    setNumberText('');
+    setInputError('');
+    setAnnounce('');
+    const nextIndex = index + 1;
+    setIndex(nextIndex);
+    if (nextIndex >= total) {
+      const correct = answers.filter((a) => a.correct).length;
+      emit('saturate:quiz-done', { context, quizId, total, correct, durationMs: answers.reduce((t, a) => t + a.timeMs, 0), at: Date.now() });
+    }
+  }, [index, total, answers, context, quizId]);
+
+  const checkDraft = useCallback(() => {
+    if (!question) return;
+    if (question.kind === 'numeric') {
+      const value = parseNumber(numberText);
+      if (value === null) {
+        setInputError('Type a number, e.g. 42 or 0.35.');
+        return;
+      }
+      setInputError('');
+      submit({ kind: 'numeric', value });
+    } else if (question.kind === 'multiple') {
+      if (draft.length === 0) {
+        setInputError('Select at least one option.');
+        return;
+      }
+      setInputError('');
+      submit({ kind: 'multiple', choices: draft });
+    }
+  }, [question, numberText, draft, submit]);
+
+  const pick = useCallback(
+    (key: string) => {
+      if (!question || answer) return;
+      if (question.kind === 'single') submit({ kind: 'single', choices: [key] });
+      else setDraft((d) => (d.includes(key) ? d.filter((k) => k !== key) : [...d, key]));
+    },
+    [question, answer, submit],
+  );
+
+  const restart = useCallback(() => {
+    moved.current = true;
+    shownAt.current = Date.now();
+    setAttempt((a) => a + 1);
+    setIndex(0);
+    setAnswers([]);
+    setDraft([]);
+    setNumberText('');
+    setStartedAt(Date.now());
+  }, []);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || done || !question) return;
+    const target = e.target as HTMLElement;
+    const typing = target.tagName === 'INPUT' && (target as HTMLInputElement).type !== 'checkbox';
+    if (!typing && /^[1-9]$/.test(e.key) && question.kind !== 'numeric' && !answer) {
+      const opt = options[Number(e.key) - 1];
+      if (opt) {
+        e.preventDefault();
+        pick(opt.key);
+      }
+    } else if (e.key === 'Enter' && target.tagName !== 'BUTTON' && target.tagName !== 'A') {
+      e.preventDefault();
+      if (answer) next();
+      else checkDraft();
+    } else if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && target.getAttribute('role') === 'radio') {
+      e.preventDefault();
+      const radios = Array.from(target.parentElement?.parentElement?.querySelectorAll<HTMLElement>('[role="radio"]') ?? []);
+      const i = radios.indexOf(target);
+      radios[(i + (e.key === 'ArrowDown' ? 1 : radios.length - 1)) % radios.length]?.focus();
+    }
+  };
+
+  if (total === 0) return <section className="quiz"><p>No questions yet.</p></section>;
+
+  return (
+    <section className="quiz" aria-label={title} onKeyDown={onKeyDown}>
+      <div className="quiz-head">
+        <h2>{title}</h2>
+        <span className="quiz-progress">{done ? `${total} of ${total}` : `Question ${index + 1} of ${total}`}</span>
+      </div>
+      <div className="quiz-bar" aria-hidden="true">
+        <span style={{ width: `${(Math.min(answers.length, total) / total) * 100}%` }} />
+      </div>
+      <p className="sr-only" aria-live="polite" role="status">
+        {announce}
+      </p>
+      {done ? (
+        <Summary questions={questions} answers={answers} durationMs={answers.reduce((t, a) => t + a.timeMs, 0)} onRetake={restart} links={links} />
+      ) : question ? (
+        <>
+          <QuestionView
+            key={`${attempt}:${question.id}`}
+            question={question}
+            options={options}
+            answered={answer}
+            draft={draft}
+            numberText={numberText}
+            inputError={inputError}
+            promptRef={promptRef}
+            onPick={pick}
+            onNumberText={setNumberText}
+            onCheck={checkDraft}
+          />
+          {answer && (
+            <>
+              <Feedback question={question} answer={answer} headingRef={feedbackRef} />
+              <div className="actions">
+                <button type="button" className="button" onClick={next}>
+                  {index + 1 < total ? 'Next question' : 'See results'}
+                </button>
+              </div>
+            </>
+          )}
+        </>
+      ) : null}
+    </section>
+  );
+}
+

@@ -1,0 +1,102 @@
+import { test, expect } from '@playwright/test';
+import { answerByKeyboard, tabInto } from './helpers.ts';
+
+test.describe('card quiz', () => {
+  test('a wrong answer shows why it is wrong and why the right one is right', async ({ page }) => {
+    await page.goto('/cards/gpu-util/');
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('GPU utilization');
+    const quiz = page.locator('section.quiz');
+    await quiz.scrollIntoViewIfNeeded();
+    // Wait for hydration: the island loses its ssr attribute.
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    const radios = quiz.getByRole('radio');
+    await expect(radios.first()).toBeVisible();
+    // Pick a wrong option: the bank marks the correct one; find one that is not.
+    const bank = (await (await page.request.get('/bank.json')).json()) as { id: string; options?: { key: string; correct: boolean }[] }[];
+    const firstId = await quiz.locator('.prompt').first().getAttribute('id');
+    const q = bank.find((b) => firstId === `q-${b.id}-prompt`)!;
+    const wrong = q.options!.find((o) => !o.correct)!;
+    const right = q.options!.find((o) => o.correct)!;
+    await quiz.locator(`[data-option="${wrong.key}"]`).click();
+    const feedback = quiz.locator('.feedback');
+    await expect(feedback.locator('h3')).toHaveText('Not quite');
+    await expect(feedback.locator('h3')).toBeFocused();
+    await expect(feedback.locator(`[data-why="${wrong.key}"]`)).toContainText('You picked (wrong)');
+    await expect(feedback.locator(`[data-why="${right.key}"]`)).toContainText('The answer (correct)');
+    await expect(quiz.locator(`[data-option="${wrong.key}"]`)).toHaveClass(/is-wrong/);
+    await expect(quiz.locator(`[data-option="${right.key}"]`)).toHaveClass(/is-correct/);
+    await expect(page.getByRole('status')).toHaveText('Not quite.');
+  });
+
+  test('a reload in the middle of a quiz loses nothing', async ({ page }) => {
+    await page.goto('/cards/gpu-util/');
+    const quiz = page.locator('section.quiz');
+    await quiz.scrollIntoViewIfNeeded();
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    await tabInto(page, quiz);
+    await answerByKeyboard(page, quiz);
+    await page.keyboard.press('Enter');
+    await expect(quiz.locator('.quiz-progress')).toHaveText(/Question 2 of/);
+    await page.reload();
+    await page.locator('section.quiz').scrollIntoViewIfNeeded();
+    await expect(page.locator('section.quiz .quiz-progress')).toHaveText(/Question 2 of/);
+  });
+});
+
+test.describe('practice quiz', () => {
+  test('30 questions by keyboard only, then the mistakes review', async ({ page }) => {
+    const bank = (await (await page.request.get('/bank.json')).json()) as unknown[];
+    const expected = Math.min(30, bank.length);
+    await page.goto('/practice/?seed=keyboard1');
+    const quiz = page.locator('section.quiz');
+    await expect(quiz.locator('.quiz-progress')).toHaveText(`Question 1 of ${expected}`);
+    await tabInto(page, quiz);
+    const prompts = new Set<string>();
+    for (let i = 0; i < expected; i++) {
+      await expect(quiz.locator('.quiz-progress')).toHaveText(`Question ${i + 1} of ${expected}`);
+      prompts.add(await answerByKeyboard(page, quiz));
+      await page.keyboard.press('Enter');
+    }
+    expect(prompts.size).toBe(expected); // no question repeats
+    await expect(quiz.getByRole('heading', { name: 'Results' })).toBeFocused();
+    const score = await quiz.getByTestId('score').innerText();
+    const [right, total] = score.split('/').map((s) => Number(s.trim()));
+    expect(total).toBe(expected);
+    const mistakes = quiz.getByTestId('mistakes').locator('> li');
+    if (right! < expected) await expect(mistakes).toHaveCount(expected - right!);
+    await expect(quiz.getByTestId('time')).toHaveText(/^\d+:\d\d$/);
+  });
+
+  test('the same seed gives the same quiz; another seed a different one', async ({ browser }) => {
+    const firstPrompts = async (seed: string) => {
+      const ctx = await browser.newContext();
+      const page = await ctx.newPage();
+      await page.goto(`/practice/?seed=${seed}`);
+      const quiz = page.locator('section.quiz');
+      await expect(quiz.locator('.quiz-progress')).toHaveText(/Question 1 of/);
+      const out: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const prompt = (await quiz.locator('.prompt').first().innerText()).trim();
+        const options = await quiz.locator('[data-option]').evaluateAll((els) => els.map((e) => e.textContent?.trim()));
+        out.push(`${prompt}|${options.join('|')}`);
+        await tabInto(page, quiz);
+        await answerByKeyboard(page, quiz);
+        await page.keyboard.press('Enter');
+      }
+      await ctx.close();
+      return out;
+    };
+    const a = await firstPrompts('same-seed');
+    const b = await firstPrompts('same-seed');
+    const c = await firstPrompts('other-seed');
+    expect(b).toEqual(a);
+    expect(c).not.toEqual(a);
+  });
+
+  test('a practice quiz without a seed gets one in its URL', async ({ page }) => {
+    await page.goto('/practice/');
+    await expect(page).toHaveURL(/\?seed=[A-Za-z0-9_-]+/);
+    const seed = new URL(page.url()).searchParams.get('seed');
+    await expect(page.getByTestId('seed')).toHaveText(seed!);
+  });
+});
