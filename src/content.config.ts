@@ -4,9 +4,10 @@
  * ids, unique question ids) and fails the build with every problem, each naming its file.
  */
 import { defineCollection } from 'astro:content';
-import { glob } from 'astro/loaders';
+import { file, glob } from 'astro/loaders';
 import type { Loader } from 'astro/loaders';
 import { CardSchema } from './schemas/card.ts';
+import { CuratedQuizSchema, GlossaryTermSchema } from './schemas/quiz.ts';
 import { checkDeck, type DeckEntry } from './lib/deck-check.ts';
 
 const slugOf = (entry: string) => entry.replace(/\\/g, '/').split('/').pop()!.replace(/\.md$/, '');
@@ -41,4 +42,10 @@ function cardsLoader(): Loader {
 
 const cards = defineCollection({ loader: cardsLoader(), schema: CardSchema });
 
-export const collections = { cards };
+/** Curated practice quizzes; their question ids are checked against the cards in src/data/deck.ts. */
+const quizzes = defineCollection({ loader: glob({ pattern: '*.yaml', base: './content/quizzes' }), schema: CuratedQuizSchema });
+
+/** Glossary terms, each linking to the card that explains it (checked in src/data/deck.ts). */
+const glossary = defineCollection({ loader: file('content/glossary.yaml'), schema: GlossaryTermSchema });
+
+export const collections = { cards, quizzes, glossary };

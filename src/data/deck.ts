@@ -60,3 +60,29 @@ export function cardQuestions(card: CardEntry): QuizQuestion[] {
 export async function getBank(): Promise<QuizQuestion[]> {
   return (await getCards()).flatMap(cardQuestions);
 }
+
+/** Curated practice quizzes in list order, with their questions resolved; throws naming the file for an unknown id. */
+export async function getCuratedQuizzes(): Promise<{ id: string; title: string; description: string; questions: QuizQuestion[] }[]> {
+  const bank = new Map((await getBank()).map((q) => [q.id, q]));
+  const quizzes = await getCollection('quizzes');
+  return quizzes
+    .sort((a, b) => a.data.order - b.data.order || a.data.title.localeCompare(b.data.title))
+    .map((quiz) => {
+      const unknown = quiz.data.questions.filter((id) => !bank.has(id));
+      if (unknown.length) throw new Error(`content/quizzes/${quiz.id}.yaml: questions ${unknown.map((u) => `"${u}"`).join(', ')} are not defined in any card. Use ids from content/cards or remove them.`);
+      return { id: quiz.id, title: quiz.data.title, description: quiz.data.description, questions: quiz.data.questions.map((id) => bank.get(id)!) };
+    });
+}
+
+/** Glossary terms A–Z with their cards; throws for a term whose card does not exist. */
+export async function getGlossary(): Promise<{ id: string; term: string; definition: string; card: CardEntry }[]> {
+  const cards = new Map((await getCards()).map((c) => [c.id, c]));
+  const terms = await getCollection('glossary');
+  return terms
+    .map((t) => {
+      const card = cards.get(t.data.card);
+      if (!card) throw new Error(`content/glossary.yaml: term "${t.data.term}" links to card "${t.data.card}", which does not exist. Use a card id from content/cards.`);
+      return { id: t.id, term: t.data.term, definition: t.data.definition, card };
+    })
+    .sort((a, b) => a.term.localeCompare(b.term, 'en', { sensitivity: 'base' }));
+}

@@ -2,10 +2,11 @@
  * Reads content/cards from disk without Astro (for the content test and `npm run content:check`),
  * parsing frontmatter the way Astro does (js-yaml) and validating it with the same schema.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, basename } from 'node:path';
 import yaml from 'js-yaml';
 import { CardSchema } from '../schemas/card.ts';
+import { CuratedQuizSchema, GlossaryTermSchema } from '../schemas/quiz.ts';
 import type { DeckCard } from '../lib/content-quality.ts';
 import { checkDeck } from '../lib/deck-check.ts';
 
@@ -54,4 +55,39 @@ export function loadDeck(root: string): { cards: DeckCard[]; problems: string[] 
     ...checkDeck(cards.map((c) => ({ id: c.id, file: c.file, body: c.body, related: c.data.related, questionIds: c.data.questions.map((q) => q.id) }))),
   );
   return { cards, problems };
+}
+
+/** Validates content/quizzes/*.yaml and content/glossary.yaml against their schemas and the deck. */
+export function loadExtras(root: string, cards: readonly DeckCard[]): { quizzes: { id: string; questions: string[] }[]; terms: number; problems: string[] } {
+  const problems: string[] = [];
+  const questionIds = new Set(cards.flatMap((c) => c.data.questions.map((q) => q.id)));
+  const cardIds = new Set(cards.map((c) => c.id));
+  const quizzes: { id: string; questions: string[] }[] = [];
+  const qdir = join(root, 'content', 'quizzes');
+  for (const name of existsSync(qdir) ? readdirSync(qdir).filter((n) => n.endsWith('.yaml')).sort() : []) {
+    const file = `content/quizzes/${name}`;
+    const parsed = CuratedQuizSchema.safeParse(yaml.load(readFileSync(join(qdir, name), 'utf8')));
+    if (!parsed.success) {
+      for (const i of parsed.error.issues) problems.push(`${file}: ${i.path.join('.')}: ${i.message}`);
+      continue;
+    }
+    parsed.data.questions.forEach((id, i) => {
+      if (!questionIds.has(id)) problems.push(`${file}: questions[${i}] "${id}" is not defined in any card.`);
+    });
+    quizzes.push({ id: name.replace(/\.yaml$/, ''), questions: parsed.data.questions });
+  }
+  const gfile = join(root, 'content', 'glossary.yaml');
+  const raw = existsSync(gfile) ? yaml.load(readFileSync(gfile, 'utf8')) : [];
+  const list = Array.isArray(raw) ? raw : [];
+  const seen = new Set<string>();
+  list.forEach((entry: unknown, i) => {
+    const parsed = GlossaryTermSchema.safeParse(entry);
+    const id = (entry as { id?: unknown })?.id;
+    if (typeof id !== 'string' || !id) problems.push(`content/glossary.yaml: [${i}] needs an \`id\`.`);
+    else if (seen.has(id)) problems.push(`content/glossary.yaml: [${i}] id "${id}" is used twice.`);
+    else seen.add(id);
+    if (!parsed.success) for (const is of parsed.error.issues) problems.push(`content/glossary.yaml: [${i}].${is.path.join('.')}: ${is.message}`);
+    else if (!cardIds.has(parsed.data.card)) problems.push(`content/glossary.yaml: "${parsed.data.term}" links to card "${parsed.data.card}", which does not exist.`);
+  });
+  return { quizzes, terms: list.length, problems };
 }

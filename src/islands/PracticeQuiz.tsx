@@ -61,7 +61,7 @@ export default function PracticeQuiz({ bankUrl }: Props) {
         context="practice"
         questions={state.questions}
         seed={state.seed}
-        links={[{ href: '/practice/', label: 'New quiz' }]}
+        links={[{ href: '/practice/random/', label: 'New quiz' }]}
       />
     </>
   );

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 
-const PAGES = ['/', '/topics/', '/topics/meters/', '/cards/gpu-util/', '/practice/?seed=layout', '/about/', '/does-not-exist/'];
+const PAGES = ['/', '/topics/', '/topics/meters/', '/cards/gpu-util/', '/practice/random/?seed=layout', '/practice/', '/glossary/', '/about/', '/does-not-exist/'];
 
 test.describe('phone layout', () => {
   test.use({ viewport: { width: 320, height: 640 } });

@@ -47,7 +47,7 @@ test.describe('practice quiz', () => {
   test('30 questions by keyboard only, then the mistakes review', async ({ page }) => {
     const bank = (await (await page.request.get('/bank.json')).json()) as unknown[];
     const expected = Math.min(30, bank.length);
-    await page.goto('/practice/?seed=keyboard1');
+    await page.goto('/practice/random/?seed=keyboard1');
     const quiz = page.locator('section.quiz');
     await expect(quiz.locator('.quiz-progress')).toHaveText(`Question 1 of ${expected}`);
     await tabInto(page, quiz);
@@ -71,7 +71,7 @@ test.describe('practice quiz', () => {
     const firstPrompts = async (seed: string) => {
       const ctx = await browser.newContext();
       const page = await ctx.newPage();
-      await page.goto(`/practice/?seed=${seed}`);
+      await page.goto(`/practice/random/?seed=${seed}`);
       const quiz = page.locator('section.quiz');
       await expect(quiz.locator('.quiz-progress')).toHaveText(/Question 1 of/);
       const out: string[] = [];
@@ -94,7 +94,7 @@ test.describe('practice quiz', () => {
   });
 
   test('a practice quiz without a seed gets one in its URL', async ({ page }) => {
-    await page.goto('/practice/');
+    await page.goto('/practice/random/');
     await expect(page).toHaveURL(/\?seed=[A-Za-z0-9_-]+/);
     const seed = new URL(page.url()).searchParams.get('seed');
     await expect(page.getByTestId('seed')).toHaveText(seed!);

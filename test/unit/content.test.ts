@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { loadDeck } from '../../src/data/load-deck-files.ts';
+import { loadDeck, loadExtras } from '../../src/data/load-deck-files.ts';
 import { checkQuality, promptSimilarity, readingMinutes } from '../../src/lib/content-quality.ts';
 
 const deck = loadDeck(process.cwd());
@@ -14,6 +14,12 @@ describe('the deck in content/', () => {
     const report = checkQuality(deck.cards);
     console.log(`deck: ${report.stats.cards} cards, ${report.stats.questions} questions, by kind ${JSON.stringify(report.stats.byKind)}, scenario ${report.stats.scenario}`);
     expect(report.problems).toEqual([]);
+  });
+
+  test('curated quizzes and the glossary point at questions and cards that exist', () => {
+    const extras = loadExtras(process.cwd(), deck.cards);
+    expect(extras.problems).toEqual([]);
+    expect(extras.terms).toBeGreaterThan(0);
   });
 
   test('the corrected seed card never says a starved GPU reads high', () => {
