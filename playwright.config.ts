@@ -18,9 +18,9 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   forbidOnly: !!process.env['CI'],
   retries: 0,
-  workers: process.env['CI'] ? 2 : undefined,
+  workers: process.env['CI'] ? 2 : '50%',
   timeout: 60_000,
-  reporter: process.env['CI'] ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   outputDir: 'test-results/e2e',
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
