@@ -1,30 +1,64 @@
 /**
- * `npm start`: builds the site when dist/ is missing or older than the sources, then serves it on
- * 127.0.0.1 and prints the URL. (The lab server takes over serving once it lands.)
+ * `npm start`: one origin for the site and the lab. Builds the Astro site when dist/ is missing or
+ * older than its sources (src/, content/, public/, astro.config.mjs), then starts the lab server
+ * serving dist/ beside the API (source `auto` unless --source says otherwise) and prints the URL
+ * with its token. A failed build is not fatal: whatever dist/ holds is served, with a warning.
+ * Extra flags go to the lab server: `npm start -- --port 0 --source sim:data-starved`; $PORT sets the port.
  */
-import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, statSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CliError, parseCli, USAGE } from '../server/cli.ts';
+import { launch } from '../server/launch.ts';
 
-function newest(dir: string): number {
-  if (!existsSync(dir)) return 0;
-  let t = statSync(dir).mtimeMs;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    t = Math.max(t, statSync(p).isDirectory() ? newest(p) : statSync(p).mtimeMs);
+const root = fileURLToPath(new URL('../', import.meta.url));
+const dist = join(root, 'dist');
+
+/** Newest modification time (ms) of any file under `path`; 0 when it does not exist. */
+export function newestMtime(path: string): number {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    return 0;
   }
-  return t;
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry.startsWith('.')) continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
 }
 
-const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
-const built = existsSync('dist/index.html') ? statSync('dist/index.html').mtimeMs : 0;
-if (built < Math.max(newest('src'), newest('content'), newest('public'))) {
-  console.log('Building the site…');
-  const r = spawnSync('npx', ['astro', 'build'], { stdio: 'inherit', env });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+/** Whether dist/ needs a build: missing, empty, or older than any source. */
+export function needsBuild(): boolean {
+  const built = existsSync(join(dist, 'index.html')) ? statSync(join(dist, 'index.html')).mtimeMs : 0;
+  if (built === 0) return true;
+  const sources = Math.max(...['src', 'content', 'public', 'astro.config.mjs'].map((p) => newestMtime(join(root, p))));
+  return sources > built;
 }
-const port = process.env['PORT'] ?? '4321';
-const child = spawn('npx', ['astro', 'preview', '--host', '127.0.0.1', '--port', port], { stdio: ['ignore', 'ignore', 'inherit'], env });
-console.log(`Saturate is running at http://127.0.0.1:${port}/ (Ctrl+C to stop)`);
-for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
-child.on('exit', (code) => process.exit(code ?? 0));
+
+try {
+  const args = process.argv.slice(2);
+  const has = (flag: string): boolean => args.some((a) => a === flag || a.startsWith(`${flag}=`));
+  const port = process.env['PORT'];
+  const options = parseCli([...(has('--source') ? [] : ['--source', 'auto']), ...(port && !has('--port') ? ['--port', port] : []), ...args]);
+  if (options.help) {
+    console.log(USAGE);
+  } else {
+    if (needsBuild()) {
+      console.error('Building the site (dist/ is missing or older than src/ and content/)…');
+      const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
+      const build = spawnSync('npx', ['astro', 'build'], { cwd: root, stdio: 'inherit', env, shell: process.platform === 'win32' });
+      if (build.status !== 0) {
+        console.error(existsSync(dist) ? 'Build failed: serving the previous dist/.' : 'Build failed and there is no dist/ yet: serving the API only.');
+      }
+    }
+    await launch({ ...options, staticDir: existsSync(dist) ? dist : null });
+  }
+} catch (e) {
+  console.error(e instanceof CliError || e instanceof Error ? e.message : String(e));
+  process.exit(2);
+}

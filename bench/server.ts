@@ -1,0 +1,169 @@
+/**
+ * Lab server benchmark (`node bench/server.ts [seconds]`, or `benchServer()` from `npm run bench`):
+ *  1. cost of one sample of 8 GPUs through the koffi binding (C stub library) vs spawning one
+ *     process per sample (nvidia-smi --query-gpu when present, else /bin/true: that approach's floor);
+ *  2. the server process's CPU and RSS at 10 Hz with 0 and with 100 SSE clients on loopback;
+ *  3. p50/p99 delay from sample (server clock) to client receipt.
+ * Prints a Markdown table. Needs gcc (for the stub); everything stays on 127.0.0.1.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createNvmlSource } from '../server/sources/nvml.ts';
+import { buildStubs } from '../test/fixtures/nvml-stub/build.ts';
+
+const GPUS = 8;
+const CLIENTS = 100;
+const HZ = 10;
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+/** One benchmark row. */
+export interface BenchRow { measure: string; value: string; goal: string; note: string }
+
+const hasCommand = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+const pct = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
+};
+
+/** CPU seconds (user + system) of a process, from /proc/<pid>/stat. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m?.[1] ? Number(m[1]) / 1024 : Number.NaN;
+}
+
+/** Per-sample cost of the binding, in microseconds (8 GPUs, host probe included). */
+function bindingCost(libraryPath: string): number {
+  const source = createNvmlSource({ libraryPath, log: () => {} });
+  try {
+    for (let i = 0; i < 200; i++) source.read(Date.now());
+    const n = 3000;
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) source.read(Date.now());
+    return Number(process.hrtime.bigint() - t0) / 1000 / n;
+  } finally {
+    source.close();
+  }
+}
+
+/** Per-sample cost of spawning a process, in microseconds. */
+function spawnCost(): { us: number; what: string } {
+  const smi = hasCommand('nvidia-smi');
+  const [cmd, args] = smi
+    ? ['nvidia-smi', ['--query-gpu=utilization.gpu,utilization.memory,memory.used,power.draw,temperature.gpu,clocks.sm', '--format=csv,noheader,nounits']]
+    : ['/bin/true', []];
+  const n = smi ? 20 : 300;
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) spawnSync(cmd as string, args as string[], { stdio: 'ignore' });
+  return { us: Number(process.hrtime.bigint() - t0) / 1000 / n, what: smi ? 'nvidia-smi --query-gpu' : '/bin/true (no nvidia-smi here: the floor)' };
+}
+
+/** Starts the real CLI on port 0 against the stub; resolves with its pid and URL. */
+async function startServer(libraryPath: string): Promise<{ pid: number; base: string; token: string; stop(): void }> {
+  const token = 'bench'.padEnd(32, '0');
+  const child = spawn(process.execPath, ['server/main.ts', '--port', '0', '--source', 'nvml', '--interval', String(1000 / HZ), '--max-streams', '200', '--token', token], {
+    cwd: root,
+    env: { ...process.env, SATURATE_NVML_LIB: libraryPath },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.stderr.on('data', () => {});
+    child.on('exit', (code) => reject(new Error(`server exited (${code}) before printing its URL`)));
+  });
+  return { pid: child.pid ?? 0, base: url, token, stop: () => child.kill('SIGTERM') };
+}
+
+/** Opens `n` SSE clients; each records Date.now() - sampledAtMs per event. */
+function openClients(base: string, token: string, n: number, delays: number[]): AbortController {
+  const abort = new AbortController();
+  for (let i = 0; i < n; i++) {
+    void (async () => {
+      try {
+        const res = await fetch(`${base}/api/stream?token=${token}`, { signal: abort.signal });
+        const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+        const dec = new TextDecoder();
+        let buf = '';
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          buf += dec.decode(value, { stream: true });
+          let idx: number;
+          while ((idx = buf.indexOf('\n\n')) >= 0) {
+            const m = /"sampledAtMs":(\d+)/.exec(buf.slice(0, idx));
+            if (m?.[1]) delays.push(Date.now() - Number(m[1]));
+            buf = buf.slice(idx + 2);
+          }
+        }
+      } catch {
+        // aborted at the end of the run
+      }
+    })();
+  }
+  return abort;
+}
+
+/** Measures CPU (% of one core) and peak RSS of `pid` over `seconds`. */
+async function watch(pid: number, seconds: number): Promise<{ cpuPct: number; rssMb: number }> {
+  const c0 = cpuSeconds(pid);
+  const t0 = Date.now();
+  let peak = rssMb(pid);
+  for (let i = 0; i < seconds * 4; i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    peak = Math.max(peak, rssMb(pid));
+  }
+  return { cpuPct: (100 * (cpuSeconds(pid) - c0)) / ((Date.now() - t0) / 1000), rssMb: peak };
+}
+
+/** Runs everything and returns the rows and a Markdown table. */
+export async function benchServer(seconds = 5): Promise<{ rows: BenchRow[]; markdown: string }> {
+  const kit = buildStubs();
+  const lib = kit.withConfig({ gpus: GPUS, procs: 2 });
+  try {
+    const binding = bindingCost(lib);
+    const spawned = spawnCost();
+    const server = await startServer(lib);
+    let idle: { cpuPct: number; rssMb: number };
+    let loaded: { cpuPct: number; rssMb: number };
+    const delays: number[] = [];
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      idle = await watch(server.pid, seconds);
+      const clients = openClients(server.base, server.token, CLIENTS, delays);
+      await new Promise((r) => setTimeout(r, 1000)); // let every client connect
+      delays.length = 0;
+      loaded = await watch(server.pid, seconds);
+      clients.abort();
+    } finally {
+      server.stop();
+    }
+    const f = (x: number, d = 1): string => x.toFixed(d);
+    const rows: BenchRow[] = [
+      { measure: `one sample, ${GPUS} GPUs, koffi binding (stub lib)`, value: `${f(binding)} µs`, goal: '', note: `${f((binding * HZ) / 1e4, 3)}% of a core at ${HZ} Hz` },
+      { measure: `one sample by spawning a process`, value: `${f(spawned.us)} µs`, goal: '', note: `${spawned.what}; ${f(spawned.us / binding, 0)}× the binding` },
+      { measure: `server CPU, ${HZ} Hz, 0 clients`, value: `${f(idle.cpuPct, 2)}% of a core`, goal: '< 1%', note: `RSS ${f(idle.rssMb)} MB` },
+      { measure: `server CPU, ${HZ} Hz, ${CLIENTS} SSE clients`, value: `${f(loaded.cpuPct, 2)}% of a core`, goal: '', note: `${delays.length} events received in ${seconds} s` },
+      { measure: `server RSS, ${CLIENTS} clients (peak)`, value: `${f(loaded.rssMb)} MB`, goal: '< 100 MB', note: '' },
+      { measure: 'sample → client delay p50 / p99', value: `${pct(delays, 50)} / ${pct(delays, 99)} ms`, goal: 'p99 < 20 ms', note: 'server clock to client Date.now(), 1 ms resolution, clients in one process' },
+    ];
+    const markdown = ['| measure | value | goal | note |', '|---|---|---|---|', ...rows.map((r) => `| ${r.measure} | ${r.value} | ${r.goal} | ${r.note} |`)].join('\n');
+    return { rows, markdown };
+  } finally {
+    kit.dispose();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const seconds = Number(process.argv[2] ?? 5);
+  const { markdown } = await benchServer(Number.isFinite(seconds) && seconds > 0 ? seconds : 5);
+  console.log(markdown);
+}

@@ -1,0 +1,227 @@
+/**
+ * The lab server's HTTP surface (Hono): health, devices, snapshot, the SSE stream, Prometheus
+ * metrics, the throughput feed and, optionally, the built site. `createServer()` builds everything
+ * without listening (tests listen on port 0); `close()` ends streams, the sampler and the source.
+ * No route runs a command: every handler reads the sampler or validates a small JSON body.
+ */
+import type { Server } from 'node:http';
+import { createAdaptorServer } from '@hono/node-server';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { createSampler, type Sampler, type Tick } from './sampler.ts';
+import { hostChecker, newToken, normaliseOrigin, tokenFrom, tokenMatches } from './security.ts';
+import type { MetricSource } from './sources/types.ts';
+import { createStaticHandler } from './static.ts';
+import { streamTicks } from './stream.ts';
+
+/** The server's version, reported by /api/health. */
+export const VERSION = '0.1.0';
+
+/** Options for `createServer`; only `source` is required. */
+export interface ServerOptions {
+  source: MetricSource;
+  /** Sampling interval in ms (default 500). */
+  intervalMs?: number;
+  /** API token; a random 128-bit one when absent. */
+  token?: string;
+  /** The host the server binds to; also accepted in the Host header. Default 127.0.0.1. */
+  host?: string;
+  /** Origins allowed to call the API cross-origin (e.g. the deployed site). */
+  allowOrigins?: readonly string[];
+  /** Concurrent SSE streams before 503 (default 32). */
+  maxStreams?: number;
+  /** Largest request body in bytes (default 16 KiB). */
+  maxBodyBytes?: number;
+  /** Heartbeat on an idle stream, ms (default 15 s). */
+  heartbeatMs?: number;
+  /** Ticks kept for Last-Event-ID resume (default 1200). */
+  capacity?: number;
+  /** Serve this directory (the built site) for non-API paths. */
+  staticDir?: string | null;
+  /** Clock for the sampler, ms since epoch. */
+  now?: () => number;
+  /** Start sampling at once (default true); tests pass false and call `sampler.tick()`. */
+  autoStart?: boolean;
+  /** Called with each tick (the recorder). */
+  onTick?: (tick: Tick) => void;
+  log?: (message: string) => void;
+}
+
+/** A built, not yet listening, lab server. */
+export interface LabServer {
+  app: Hono;
+  /** Node HTTP server; call `listen()` on it. */
+  server: Server;
+  sampler: Sampler;
+  token: string;
+  /** Open SSE streams right now. */
+  activeStreams(): number;
+  /** Ends every stream, stops sampling, closes the source and the HTTP server. */
+  close(): Promise<void>;
+}
+
+const json = (c: Context, status: 400 | 401 | 403 | 404 | 405 | 413 | 415 | 422 | 500 | 503, error: string): Response =>
+  c.json({ error }, status);
+
+/** Builds the app, sampler and HTTP server without listening. */
+export function createServer(options: ServerOptions): LabServer {
+  const token = options.token ?? newToken();
+  const allowOrigins = new Set((options.allowOrigins ?? []).map(normaliseOrigin));
+  const hostOk = hostChecker(options.host ?? '127.0.0.1');
+  const maxStreams = options.maxStreams ?? 32;
+  const log = options.log ?? ((m: string) => console.error(m));
+  const sampler = createSampler({
+    source: options.source,
+    intervalMs: options.intervalMs ?? 500,
+    ...(options.capacity === undefined ? {} : { capacity: options.capacity }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.onTick === undefined ? {} : { onTick: options.onTick }),
+    onError: (e) => log(`[sampler] ${e instanceof Error ? e.message : String(e)}`),
+  });
+  // prom-client (~22 MB) and zod (~19 MB) load on first use: most lab servers are never scraped.
+  let prometheus: Promise<{ contentType: string; render(): Promise<string> }> | null = null;
+  const loadPrometheus = () =>
+    (prometheus ??= import('./prometheus.ts').then((m) => m.createPrometheus(() => sampler.latest()?.message ?? null, VERSION)));
+  const serveStatic = options.staticDir ? createStaticHandler(options.staticDir) : null;
+  const streams = new Set<() => void>();
+  const app = new Hono();
+
+  // 1. DNS-rebinding defence: every request must name this machine in its Host header.
+  app.use('*', async (c, next): Promise<Response | void> => {
+    if (!hostOk(c.req.header('host'))) return json(c, 403, 'Host not allowed: use http://127.0.0.1:<port>/ or localhost (or the configured --host).');
+    await next();
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer'); // the token travels in URLs: never leak it in Referer
+  });
+
+  // 2. CORS for allowed origins only, including Private Network Access preflights.
+  app.use('*', async (c, next): Promise<Response | void> => {
+    const origin = c.req.header('origin');
+    const allowed = origin !== undefined && allowOrigins.has(origin);
+    if (c.req.method === 'OPTIONS') {
+      if (!allowed) return c.body(null, 403);
+      c.header('Access-Control-Allow-Origin', origin);
+      c.header('Vary', 'Origin');
+      c.header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+      c.header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Last-Event-ID');
+      c.header('Access-Control-Max-Age', '600');
+      if (c.req.header('access-control-request-private-network') === 'true') c.header('Access-Control-Allow-Private-Network', 'true');
+      return c.body(null, 204);
+    }
+    await next();
+    if (allowed) {
+      c.header('Access-Control-Allow-Origin', origin);
+      c.header('Vary', 'Origin');
+    }
+  });
+
+  // 3. The token on every API route but health, and on /metrics.
+  const requireToken = async (c: Context, next: () => Promise<void>): Promise<Response | void> => {
+    if (!tokenMatches(tokenFrom(c.req.header('authorization'), c.req.query('token')), token)) {
+      c.header('WWW-Authenticate', 'Bearer');
+      return json(c, 401, 'Missing or wrong token: open the URL the lab server printed (it ends in ?token=…).');
+    }
+    await next();
+    c.header('Cache-Control', 'no-store');
+  };
+
+  app.get('/api/health', (c) =>
+    c.json({ ok: true, version: VERSION, source: options.source.id, simulated: options.source.simulated, reason: options.source.reason }),
+  );
+  app.use('/api/*', requireToken);
+  app.use('/metrics', requireToken);
+
+  app.get('/api/devices', (c) => {
+    const driverVersion = 'driverVersion' in options.source ? (options.source as { driverVersion: string | null }).driverVersion : null;
+    return c.json({ source: options.source.id, simulated: options.source.simulated, reason: options.source.reason, driverVersion, devices: options.source.devices() });
+  });
+
+  app.get('/api/snapshot', (c) => {
+    const latest = sampler.latest();
+    if (!latest) return json(c, 503, 'No sample yet: the first arrives within one interval.');
+    return c.body(latest.json, 200, { 'Content-Type': 'application/json; charset=utf-8' });
+  });
+
+  app.get('/api/stream', (c) => {
+    if (streams.size >= maxStreams) {
+      c.header('Retry-After', '5');
+      return json(c, 503, `Too many live streams (limit ${maxStreams}): close another lab tab, or start the server with a higher --max-streams.`);
+    }
+    const raw = c.req.header('last-event-id') ?? c.req.query('lastEventId');
+    const lastSeq = raw !== undefined && /^\d{1,15}$/.test(raw) ? Number(raw) : null;
+    return streamTicks(c, { sampler, lastSeq, heartbeatMs: options.heartbeatMs ?? 15_000, registry: streams });
+  });
+
+  app.post(
+    '/api/throughput',
+    bodyLimit({
+      maxSize: options.maxBodyBytes ?? 16 * 1024,
+      onError: (c) => {
+        c.header('Connection', 'close'); // the rest of the body is never read: do not reuse this socket
+        return json(c, 413, 'Body too large: send one small JSON object per report.');
+      },
+    }),
+    async (c) => {
+      if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) return json(c, 415, 'Send JSON with Content-Type: application/json.');
+      let body: unknown;
+      try {
+        body = JSON.parse(await c.req.text());
+      } catch {
+        return json(c, 400, 'Body is not valid JSON.');
+      }
+      const { ThroughputReportSchema } = await import('../src/protocol/metrics.ts');
+      const parsed = ThroughputReportSchema.safeParse(body);
+      if (!parsed.success) return json(c, 422, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+      return c.json({ ok: true, throughput: sampler.reportThroughput(parsed.data) });
+    },
+  );
+
+  app.get('/metrics', async (c) => {
+    const p = await loadPrometheus();
+    return c.body(await p.render(), 200, { 'Content-Type': p.contentType });
+  });
+
+  app.all('/api/*', (c) => json(c, 404, `No API route ${c.req.method} ${c.req.path}. Routes: /api/health, /api/devices, /api/snapshot, /api/stream, POST /api/throughput, /metrics.`));
+
+  app.all('*', async (c) => {
+    if (!serveStatic) return json(c, 404, 'Not found. This lab server has no site to serve; run `npm start` to serve the built site.');
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return json(c, 405, 'Only GET and HEAD are served here.');
+    const res = await serveStatic(c.req.method, new URL(c.req.url).pathname);
+    return res ?? json(c, 400, 'Bad path.');
+  });
+
+  app.onError((e, c) => {
+    log(`[http] ${c.req.method} ${c.req.path}: ${e instanceof Error ? e.message : String(e)}`);
+    return json(c, 500, 'Internal error; see the lab server log.');
+  });
+
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  // Bound slow clients: a request must arrive whole within 10 s (streams are unaffected).
+  server.requestTimeout = 10_000;
+  server.headersTimeout = 10_000;
+
+  if (options.autoStart !== false) {
+    try {
+      sampler.tick();
+    } catch (e) {
+      log(`[sampler] first tick failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    sampler.start();
+  }
+
+  return {
+    app,
+    server,
+    sampler,
+    token,
+    activeStreams: () => streams.size,
+    async close() {
+      for (const end of [...streams]) end();
+      sampler.close();
+      await new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Starts a lab server from parsed flags: picks the source, opens the recording, listens, prints the
+ * URL with its token, and shuts down cleanly on SIGINT/SIGTERM (streams ended, NVML shut down,
+ * the recording flushed). Shared by server/main.ts (`npm run lab`) and scripts/start.ts (`npm start`).
+ */
+import type { AddressInfo } from 'node:net';
+import { createServer, type LabServer } from './app.ts';
+import type { CliOptions } from './cli.ts';
+import { createRecorder, type Recorder } from './recorder.ts';
+import { resolveSource } from './sources/index.ts';
+
+/** A running server. */
+export interface Launched {
+  url: string;
+  port: number;
+  lab: LabServer;
+  stop(): Promise<void>;
+}
+
+/** Formats a host for a URL (IPv6 in brackets; wildcard binds shown as loopback). */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Starts the server; resolves once it listens. @throws Error with a message saying what to change. */
+export async function launch(
+  options: CliOptions,
+  io: { print?: (line: string) => void; log?: (line: string) => void; handleSignals?: boolean } = {},
+): Promise<Launched> {
+  const print = io.print ?? ((l: string) => console.log(l));
+  const log = io.log ?? ((l: string) => console.error(l));
+  const source = await resolveSource(options.source, { log });
+  let recorder: Recorder | null = null;
+  if (options.record) recorder = createRecorder(options.record, log);
+  const lab = createServer({
+    source,
+    intervalMs: options.intervalMs,
+    host: options.host,
+    allowOrigins: options.allowOrigins,
+    maxStreams: options.maxStreams,
+    staticDir: options.staticDir,
+    log,
+    ...(options.token ? { token: options.token } : {}),
+    ...(recorder ? { onTick: (t) => recorder?.write(t) } : {}),
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      lab.server.once('error', reject);
+      lab.server.listen(options.port, options.host, () => {
+        lab.server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (e) {
+    await lab.close();
+    await recorder?.close();
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new Error(`Port ${options.port} is in use: pass --port 0 to pick a free one, or stop the other server.`);
+    if (code === 'EADDRNOTAVAIL') throw new Error(`Cannot bind ${options.host}: it is not an address of this machine.`);
+    throw e;
+  }
+  const port = (lab.server.address() as AddressInfo).port;
+  const url = `http://${urlHost(options.host)}:${port}/?token=${lab.token}`;
+  print(`Saturate lab server on ${url} (source: ${source.id}${source.simulated ? ', simulated' : ''})`);
+  if (source.reason && source.simulated) log(`  ${source.reason}`);
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      await lab.close();
+      await recorder?.close();
+    })());
+  if (io.handleSignals !== false) {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (stopping) process.exit(130); // a second Ctrl-C: do not wait any longer
+      log(`\n${signal}: shutting down`);
+      void stop().then(() => process.exit(0));
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+  return { url, port, lab, stop };
+}

@@ -1,0 +1,249 @@
+/**
+ * The device model: turns NVML queries for one GPU into a protocol `GpuSample`, where every metric
+ * NVML cannot give is null with its reason.
+ *
+ * State per GPU: its handle and static facts, metrics found unsupported (not asked again, logged
+ * once), two GPM sample buffers used in turn, and `lost` once NVML says GPU_IS_LOST or
+ * RESET_REQUIRED (then the GPU is reported lost without further queries while the others go on).
+ * Lifecycle: `openDevice()` per index after nvmlInit; `release()` before nvmlShutdown.
+ */
+import { readFileSync } from 'node:fs';
+import type { DeviceInfo, GpuSample, NullReasons } from '../../src/protocol/metrics.ts';
+import type { DeviceHandle, GpmSampleHandle, Nvml } from './binding.ts';
+import { NVML, NvmlError, nvmlCodeName } from './errors.ts';
+import { CLOCK, decodeReasons, GPM_METRIC, PCIE } from './structs.ts';
+
+const GPM_IDS = [
+  GPM_METRIC.SM_UTIL, GPM_METRIC.SM_OCCUPANCY, GPM_METRIC.ANY_TENSOR_UTIL, GPM_METRIC.DRAM_BW_UTIL,
+  GPM_METRIC.FP16_UTIL, GPM_METRIC.FP32_UTIL, GPM_METRIC.FP64_UTIL,
+] as const;
+const GPM_FIELDS = ['smActivePct', 'smOccupancyPct', 'tensorActivePct', 'dramActivePct', 'fp16ActivePct', 'fp32ActivePct', 'fp64ActivePct'] as const;
+type GpmField = (typeof GPM_FIELDS)[number];
+/** NVML wants GPM samples at least 100 ms apart. */
+const GPM_MIN_GAP_MS = 100;
+
+/** One GPU as the model tracks it. */
+export interface DeviceState {
+  index: number;
+  handle: DeviceHandle | null;
+  info: DeviceInfo;
+  /** Metric key → reason, for metrics NVML said it cannot give (asked once). */
+  unsupported: Map<string, string>;
+  gpm: { supported: boolean; reason: string | null; samples: GpmSampleHandle[]; previousAtMs: number | null; turn: number; refused: Map<number, string> };
+  lost: NvmlError | null;
+}
+
+/** Logs each unsupported-metric reason once per process (nvitop's habit), to stderr. */
+const logged = new Set<string>();
+function logOnce(key: string, message: string, log: (m: string) => void): void {
+  if (logged.has(key)) return;
+  logged.add(key);
+  log(message);
+}
+
+const isFatal = (e: unknown): e is NvmlError =>
+  e instanceof NvmlError && (e.code === NVML.GPU_IS_LOST || e.code === 16);
+const isPermanent = (e: unknown): e is NvmlError =>
+  e instanceof NvmlError && (e.code === NVML.NOT_SUPPORTED || e.code === NVML.FUNCTION_NOT_FOUND || e.code === NVML.NO_PERMISSION);
+
+/** Reads static facts and prepares GPM for GPU `index`. Never throws: a GPU that cannot be opened is reported lost. */
+export function openDevice(nvml: Nvml, index: number, log: (m: string) => void = () => {}): DeviceState {
+  const state: DeviceState = {
+    index,
+    handle: null,
+    info: { index, name: 'unknown', uuid: `unknown-${index}`, memTotalBytes: null, smClockMaxMhz: null, memClockMaxMhz: null, gpmSupported: false },
+    unsupported: new Map(),
+    gpm: { supported: false, reason: null, samples: [], previousAtMs: null, turn: 0, refused: new Map() },
+    lost: null,
+  };
+  try {
+    const h = nvml.handle(index);
+    state.handle = h;
+    const soft = <T>(fn: () => T): T | null => {
+      try {
+        return fn();
+      } catch (e) {
+        if (isFatal(e)) throw e;
+        return null;
+      }
+    };
+    state.info = {
+      index,
+      name: soft(() => nvml.name(h)) ?? 'unknown',
+      uuid: soft(() => nvml.uuid(h)) ?? `unknown-${index}`,
+      memTotalBytes: soft(() => nvml.memory(h).totalBytes),
+      smClockMaxMhz: soft(() => nvml.maxClockMhz(h, CLOCK.SM)),
+      memClockMaxMhz: soft(() => nvml.maxClockMhz(h, CLOCK.MEM)),
+      gpmSupported: false,
+    };
+    try {
+      state.gpm.supported = nvml.gpmSupported(h);
+      if (state.gpm.supported) state.gpm.samples = [nvml.gpmSampleAlloc(), nvml.gpmSampleAlloc()];
+      else state.gpm.reason = 'GPM needs a Hopper or newer data-center GPU (not supported on this one)';
+    } catch (e) {
+      if (isFatal(e)) throw e;
+      state.gpm.supported = false;
+      state.gpm.reason = e instanceof NvmlError && e.code === NVML.FUNCTION_NOT_FOUND
+        ? `GPM is missing from this NVML (${e.fn}): update the NVIDIA driver`
+        : `GPM unavailable: ${e instanceof NvmlError ? e.short : String(e)}`;
+    }
+    state.info.gpmSupported = state.gpm.supported;
+    if (state.gpm.reason) logOnce(`gpm:${state.gpm.reason}`, `[nvml] GPU ${index}: ${state.gpm.reason}`, log);
+  } catch (e) {
+    state.lost = e instanceof NvmlError ? e : new NvmlError(999, 'nvmlDeviceGetHandleByIndex_v2', String(e));
+  }
+  return state;
+}
+
+/** Names looked up recently: pid → name and when (a pid is rarely reused within seconds). */
+const names = new Map<number, { name: string | null; atMs: number }>();
+const NAME_TTL_MS = 5000;
+
+/** Process name from /proc/<pid>/comm, or null (other namespace, gone, not Linux); cached 5 s. */
+export function processName(pid: number, nowMs = Date.now()): string | null {
+  const hit = names.get(pid);
+  if (hit && nowMs - hit.atMs < NAME_TTL_MS) return hit.name;
+  let name: string | null = null;
+  if (process.platform === 'linux') {
+    try {
+      name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim() || null;
+    } catch {
+      name = null;
+    }
+  }
+  if (names.size > 4096) names.clear();
+  names.set(pid, { name, atMs: nowMs });
+  return name;
+}
+
+function lostSample(state: DeviceState): GpuSample {
+  const reason = state.lost?.message ?? 'GPU cannot be read';
+  const sample = emptySample(state);
+  sample.error = reason;
+  for (const key of Object.keys(sample) as (keyof GpuSample)[]) if (sample[key] === null && key !== 'error') sample.nullReasons[key] = 'GPU is lost';
+  return sample;
+}
+
+function emptySample(state: DeviceState): GpuSample {
+  return {
+    index: state.index, uuid: state.info.uuid, name: state.info.name, error: null,
+    gpuUtilPct: null, memUtilPct: null, memUsedBytes: null, memTotalBytes: null, memReservedBytes: null,
+    powerWatts: null, powerLimitWatts: null, temperatureC: null, smClockMhz: null, smClockMaxMhz: null,
+    memClockMhz: null, memClockMaxMhz: null, pcieTxBytesPerSec: null, pcieRxBytesPerSec: null,
+    clockEventReasons: null, processes: null, smActivePct: null, smOccupancyPct: null, tensorActivePct: null,
+    dramActivePct: null, fp16ActivePct: null, fp32ActivePct: null, fp64ActivePct: null, nullReasons: {},
+  };
+}
+
+/** Reads one GPU now. A GPU that goes lost is reported with `error` set; it never throws. */
+export function readDevice(nvml: Nvml, state: DeviceState, nowMs: number, log: (m: string) => void = () => {}): GpuSample {
+  if (state.lost || state.handle === null) return lostSample(state);
+  const h = state.handle;
+  const s = emptySample(state);
+  const reasons: NullReasons = s.nullReasons;
+  /** Runs one query; on failure fills the reason for `fields` and remembers permanent ones. */
+  const q = <T>(key: string, fields: readonly (keyof GpuSample)[], fn: () => T): T | null => {
+    const known = state.unsupported.get(key);
+    if (known !== undefined) {
+      for (const f of fields) reasons[f] = known;
+      return null;
+    }
+    try {
+      return fn();
+    } catch (e) {
+      if (isFatal(e)) throw e;
+      const reason = e instanceof NvmlError ? e.short : String(e);
+      if (isPermanent(e)) {
+        state.unsupported.set(key, reason);
+        logOnce(`${state.index}:${key}`, `[nvml] GPU ${state.index}: ${key} unavailable: ${reason}`, log);
+      }
+      for (const f of fields) reasons[f] = reason;
+      return null;
+    }
+  };
+  try {
+    const util = q('utilization', ['gpuUtilPct', 'memUtilPct'], () => nvml.utilization(h));
+    s.gpuUtilPct = util?.gpuPct ?? null;
+    s.memUtilPct = util?.memPct ?? null;
+    const mem = q('memory', ['memUsedBytes', 'memTotalBytes', 'memReservedBytes'], () => nvml.memory(h));
+    if (mem) {
+      s.memUsedBytes = mem.usedBytes;
+      s.memTotalBytes = mem.totalBytes;
+      s.memReservedBytes = mem.reservedBytes;
+      if (mem.reservedBytes === null) reasons['memReservedBytes'] = 'needs nvmlDeviceGetMemoryInfo_v2 (newer driver)';
+    }
+    s.powerWatts = q('power', ['powerWatts'], () => nvml.powerWatts(h));
+    s.powerLimitWatts = q('powerLimit', ['powerLimitWatts'], () => nvml.powerLimitWatts(h));
+    s.temperatureC = q('temperature', ['temperatureC'], () => nvml.temperatureC(h));
+    s.smClockMhz = q('smClock', ['smClockMhz'], () => nvml.clockMhz(h, CLOCK.SM));
+    s.memClockMhz = q('memClock', ['memClockMhz'], () => nvml.clockMhz(h, CLOCK.MEM));
+    s.smClockMaxMhz = state.info.smClockMaxMhz;
+    s.memClockMaxMhz = state.info.memClockMaxMhz;
+    if (s.smClockMaxMhz === null) reasons['smClockMaxMhz'] = 'max clocks not reported by this GPU';
+    if (s.memClockMaxMhz === null) reasons['memClockMaxMhz'] = 'max clocks not reported by this GPU';
+    s.pcieTxBytesPerSec = q('pcie', ['pcieTxBytesPerSec'], () => nvml.pcieBytesPerSec(h, PCIE.TX));
+    s.pcieRxBytesPerSec = q('pcie', ['pcieRxBytesPerSec'], () => nvml.pcieBytesPerSec(h, PCIE.RX));
+    const bits = q('reasons', ['clockEventReasons'], () => nvml.clockEventReasons(h));
+    s.clockEventReasons = bits === null ? null : decodeReasons(bits);
+    const procs = q('processes', ['processes'], () => nvml.processes(h));
+    s.processes = procs?.map((p) => ({ pid: p.pid, name: processName(p.pid, nowMs), usedGpuMemBytes: p.usedGpuMemBytes })) ?? null;
+    readGpm(nvml, state, s, nowMs);
+  } catch (e) {
+    if (!isFatal(e)) throw e;
+    state.lost = e;
+    log(`[nvml] GPU ${state.index} (${state.info.uuid}): ${e.message}`);
+    return lostSample(state);
+  }
+  return s;
+}
+
+function readGpm(nvml: Nvml, state: DeviceState, s: GpuSample, nowMs: number): void {
+  const g = state.gpm;
+  const setReason = (reason: string): void => {
+    for (const f of GPM_FIELDS) s.nullReasons[f] = reason;
+  };
+  if (!g.supported || g.samples.length < 2 || state.handle === null) return setReason(g.reason ?? 'GPM not available');
+  const current = g.samples[g.turn % 2] as GpmSampleHandle;
+  const previous = g.samples[(g.turn + 1) % 2] as GpmSampleHandle;
+  try {
+    nvml.gpmSampleGet(state.handle, current);
+  } catch (e) {
+    if (isFatal(e)) throw e;
+    return setReason(`GPM sample failed: ${e instanceof NvmlError ? e.short : String(e)}`);
+  }
+  const hadPrevious = g.previousAtMs !== null && nowMs - g.previousAtMs >= GPM_MIN_GAP_MS;
+  g.previousAtMs = nowMs;
+  g.turn++;
+  if (!hadPrevious) return setReason('GPM needs two samples at least 100 ms apart: first value on the next tick');
+  const ids = GPM_IDS.filter((id) => !g.refused.has(id));
+  let result: { values: Map<number, number>; failures: Map<number, number> };
+  try {
+    result = nvml.gpmMetrics(previous, current, ids);
+  } catch (e) {
+    if (isFatal(e)) throw e;
+    return setReason(`GPM metrics failed: ${e instanceof NvmlError ? e.short : String(e)}`);
+  }
+  GPM_IDS.forEach((id, k) => {
+    const field: GpmField = GPM_FIELDS[k] as GpmField;
+    const v = result.values.get(id);
+    const code = result.failures.get(id);
+    if (v !== undefined && Number.isFinite(v)) s[field] = Math.round(Math.min(100, Math.max(0, v)) * 10) / 10;
+    else if (code !== undefined) {
+      const reason = `${code === NVML.NOT_SUPPORTED ? 'not supported' : nvmlCodeName(code).toLowerCase()} (NVML ${code})`;
+      if (code === NVML.NOT_SUPPORTED) g.refused.set(id, reason); // this GPU will not start supporting it: stop asking
+      s.nullReasons[field] = reason;
+    } else s.nullReasons[field] = g.refused.get(id) ?? 'not reported';
+  });
+}
+
+/** Frees the GPM buffers; call before nvmlShutdown. */
+export function releaseDevice(nvml: Nvml, state: DeviceState): void {
+  for (const sample of state.gpm.samples) {
+    try {
+      nvml.gpmSampleFree(sample);
+    } catch {
+      // Freeing after a lost GPU can fail; nothing else to do at shutdown.
+    }
+  }
+  state.gpm.samples = [];
+}

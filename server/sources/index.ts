@@ -1,0 +1,38 @@
+/**
+ * Picks the source from `--source`: "auto" (NVML, else simulation with the reason), "nvml",
+ * "sim:<scenario>[?knob=value]" or "replay:<file>".
+ */
+import { NvmlError } from '../nvml/errors.ts';
+import { createNvmlSource, type NvmlSourceOptions } from './nvml.ts';
+import { createSimSource } from './sim.ts';
+import type { MetricSource } from './types.ts';
+
+export type { MetricSource, SourceReading } from './types.ts';
+
+/** The scenario `auto` falls back to: a GPU with memory held and nothing running. */
+export const FALLBACK_SCENARIO = 'idle';
+
+/** Options beyond the spec string. */
+export interface ResolveOptions extends NvmlSourceOptions {
+  seed?: string;
+}
+
+/**
+ * Creates the source named by `spec`. Async only so that replay (and zod, ~19 MB) loads on demand.
+ * @throws NvmlError for "nvml" when NVML cannot start; Error for an unknown spec or scenario.
+ */
+export async function resolveSource(spec: string, options: ResolveOptions = {}): Promise<MetricSource> {
+  const nvmlOptions: NvmlSourceOptions = { ...options };
+  if (spec === 'nvml') return createNvmlSource(nvmlOptions);
+  if (spec === 'auto') {
+    try {
+      return createNvmlSource(nvmlOptions);
+    } catch (e) {
+      const why = e instanceof NvmlError ? e.message : `NVML failed: ${String(e)}`;
+      return createSimSource({ spec: FALLBACK_SCENARIO, reason: `${why} Simulated "${FALLBACK_SCENARIO}" data shown instead.`, ...(options.seed ? { seed: options.seed } : {}) });
+    }
+  }
+  if (spec.startsWith('sim:')) return createSimSource({ spec: spec.slice(4), ...(options.seed ? { seed: options.seed } : {}) });
+  if (spec.startsWith('replay:')) return (await import('./replay.ts')).createReplaySource(spec.slice(7));
+  throw new Error(`Unknown source "${spec}": use auto, nvml, sim:<scenario> or replay:<file>.`);
+}

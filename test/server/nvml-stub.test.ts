@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { GpuSampleSchema } from '../../src/protocol/metrics.ts';
+import { NvmlError } from '../../server/nvml/errors.ts';
+import { openNvml } from '../../server/nvml/binding.ts';
+import { resolveSource } from '../../server/sources/index.ts';
+import { createNvmlSource } from '../../server/sources/nvml.ts';
+import type { HostProbe } from '../../server/host.ts';
+import { buildStubs, haveGcc, type StubKit } from '../fixtures/nvml-stub/build.ts';
+
+const GIB = 1024 ** 3;
+const T0 = Date.parse('2026-03-29T01:30:00+01:00');
+const fakeHost: HostProbe = {
+  sample: () => ({ cpuPct: 5, perCorePct: [5, 5], load: { avg1: 0.1, avg5: 0.1, avg15: 0.1 }, mem: { totalBytes: 8 * GIB, usedBytes: GIB, availableBytes: 7 * GIB } }),
+};
+const quiet = { host: fakeHost, log: () => {} };
+
+const gcc = haveGcc();
+let kit: StubKit;
+beforeAll(() => {
+  // gcc is on every machine this project supports; without it these tests fail loudly rather than skip.
+  if (!gcc) throw new Error('gcc not found: install gcc to compile the NVML stub the binding tests run against.');
+  kit = buildStubs();
+});
+afterAll(() => kit?.dispose());
+
+describe('NVML binding against the C stub', () => {
+  test('reads every metric of 3 GPUs, with GPM from the second tick', () => {
+    const source = createNvmlSource({ libraryPath: kit.withConfig({ gpus: 3, procs: 2 }), ...quiet });
+    try {
+      expect(source.simulated).toBe(false);
+      expect(source.driverVersion).toBe('999.99.stub');
+      expect(source.devices().map((d) => d.uuid)).toEqual([0, 1, 2].map((i) => `GPU-00000000-0000-0000-0000-00000000000${i}`));
+      expect(source.devices()[0]).toMatchObject({ name: 'NVIDIA H100 80GB HBM3', smClockMaxMhz: 1980, memClockMaxMhz: 2619, gpmSupported: true, memTotalBytes: 80 * GIB });
+      const first = source.read(T0);
+      expect(first.gpus).toHaveLength(3);
+      const g1 = GpuSampleSchema.parse(first.gpus[1]);
+      expect(g1).toMatchObject({
+        error: null, gpuUtilPct: 51, memUtilPct: 21, memUsedBytes: 11 * GIB, memTotalBytes: 80 * GIB, memReservedBytes: 512 * 1024 * 1024,
+        powerWatts: 301, powerLimitWatts: 700, temperatureC: 61, smClockMhz: 1979, memClockMhz: 2619,
+        pcieTxBytesPerSec: 2000 * 1024, pcieRxBytesPerSec: 4000 * 1024, clockEventReasons: ['SwPowerCap', 'SwThermalSlowdown'],
+      });
+      expect(g1.processes).toEqual([
+        { pid: 1100, name: null, usedGpuMemBytes: GIB },
+        { pid: 1101, name: null, usedGpuMemBytes: null }, // NVML_VALUE_NOT_AVAILABLE is null, never a huge number
+      ]);
+      expect(g1.smActivePct).toBeNull();
+      expect(g1.nullReasons['smActivePct']).toMatch(/two samples/);
+      const second = GpuSampleSchema.parse(source.read(T0 + 500).gpus[1]);
+      expect(second).toMatchObject({ smActivePct: 43.5, smOccupancyPct: 21.3, tensorActivePct: 12.5, dramActivePct: 33, fp32ActivePct: 7.5, fp16ActivePct: 1.5, fp64ActivePct: null });
+      expect(second.nullReasons['fp64ActivePct']).toBe('not supported (NVML 3)');
+    } finally {
+      source.close();
+    }
+  });
+
+  test('NOT_SUPPORTED metrics are null with a reason, never 0, and are asked only once', () => {
+    const logs: string[] = [];
+    const source = createNvmlSource({ libraryPath: kit.withConfig({ gpus: 2, unsupported: 'power,temperature,pcie,gpm,procs' }), host: fakeHost, log: (m) => logs.push(m) });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const g = GpuSampleSchema.parse(source.read(T0 + i * 500).gpus[0]);
+        expect(g.gpuUtilPct).toBe(50);
+        for (const field of ['powerWatts', 'temperatureC', 'pcieTxBytesPerSec', 'pcieRxBytesPerSec', 'processes'] as const) {
+          expect(g[field], field).toBeNull();
+          expect(g.nullReasons[field], field).toBe('not supported (NVML 3)');
+        }
+        expect(g.smActivePct).toBeNull();
+        expect(g.nullReasons['smActivePct']).toMatch(/Hopper or newer/);
+      }
+      expect(source.devices()[0]?.gpmSupported).toBe(false);
+      expect(logs.filter((l) => l.includes('GPU 0: power unavailable'))).toHaveLength(1);
+    } finally {
+      source.close();
+    }
+  });
+
+  test('an old driver: unversioned fallbacks work, missing symbols cost only their metrics', () => {
+    const lib = kit.withConfig({ gpus: 2, procs: 1 }, kit.legacy);
+    const nvml = openNvml({ libraryPath: lib });
+    try {
+      expect(nvml.symbols).toMatchObject({
+        init: 'nvmlInit', count: 'nvmlDeviceGetCount', handle: 'nvmlDeviceGetHandleByIndex', memory: 'nvmlDeviceGetMemoryInfo',
+        reasons: 'nvmlDeviceGetCurrentClocksThrottleReasons', processes: 'nvmlDeviceGetComputeRunningProcesses',
+      });
+    } finally {
+      nvml.close();
+    }
+    const source = createNvmlSource({ libraryPath: lib, ...quiet });
+    try {
+      const g = GpuSampleSchema.parse(source.read(T0).gpus[1]);
+      expect(g).toMatchObject({ gpuUtilPct: 51, memUsedBytes: 11.5 * GIB, memReservedBytes: null, clockEventReasons: ['SwPowerCap', 'SwThermalSlowdown'] });
+      expect(g.processes).toEqual([{ pid: 1100, name: null, usedGpuMemBytes: GIB }]);
+      expect(g.pcieTxBytesPerSec).toBeNull();
+      expect(g.nullReasons['pcieTxBytesPerSec']).toBe('function not in this NVML (NVML 13: nvmlDeviceGetPcieThroughput)');
+      expect(g.nullReasons['smActivePct']).toMatch(/GPM is missing from this NVML/);
+      expect(g.nullReasons['memReservedBytes']).toMatch(/MemoryInfo_v2/);
+    } finally {
+      source.close();
+    }
+  });
+
+  test('a GPU lost mid-stream is reported lost while the others go on', () => {
+    const source = createNvmlSource({ libraryPath: kit.withConfig({ gpus: 3, lost_gpu: 1, lost_after: 2 }), ...quiet });
+    try {
+      const ticks = Array.from({ length: 5 }, (_, i) => source.read(T0 + i * 500));
+      expect(ticks.slice(0, 2).every((t) => t.gpus[1]?.error === null && t.gpus[1]?.gpuUtilPct === 51)).toBe(true);
+      for (const t of ticks.slice(2)) {
+        const lost = GpuSampleSchema.parse(t.gpus[1]);
+        expect(lost.error).toMatch(/GPU is lost \(NVML 15: GPU is lost\).*Xid 79/);
+        expect(lost.gpuUtilPct).toBeNull();
+        expect(lost.nullReasons['powerWatts']).toBe('GPU is lost');
+        expect(lost.uuid).toBe('GPU-00000000-0000-0000-0000-000000000001');
+        expect(t.gpus[0]?.gpuUtilPct).toBe(50);
+        expect(t.gpus[2]?.gpuUtilPct).toBe(52);
+        expect(t.gpus[2]?.smActivePct).toBe(44.5);
+      }
+    } finally {
+      source.close();
+    }
+  });
+
+  test('INSUFFICIENT_SIZE on the process list: the buffer grows and the call is retried', () => {
+    const source = createNvmlSource({ libraryPath: kit.withConfig({ gpus: 1, procs: 20, procs_grow: 1 }), ...quiet });
+    try {
+      const procs = source.read(T0).gpus[0]?.processes;
+      expect(procs).toHaveLength(21); // 20 when first asked, one more started before the retry
+      expect(procs?.[20]?.pid).toBe(1020);
+    } finally {
+      source.close();
+    }
+  });
+
+  test('nvmlInit failing becomes an NvmlError; auto falls back to simulation and says why', async () => {
+    const lib = kit.withConfig({ init: 9 });
+    expect(() => openNvml({ libraryPath: lib })).toThrowError(NvmlError);
+    try {
+      openNvml({ libraryPath: lib });
+    } catch (e) {
+      expect(e).toMatchObject({ code: 9, nvmlName: 'DRIVER_NOT_LOADED', fn: 'nvmlInit_v2' });
+      expect((e as Error).message).toMatch(/^NVIDIA driver not loaded \(NVML 9: Driver Not Loaded\).*nvidia-smi/);
+    }
+    const auto = await resolveSource('auto', { libraryPath: lib, ...quiet });
+    try {
+      expect(auto.simulated).toBe(true);
+      expect(auto.id).toBe('sim:idle');
+      expect(auto.reason).toMatch(/Driver Not Loaded/);
+    } finally {
+      auto.close();
+    }
+  });
+
+  test('a missing library is LIBRARY_NOT_FOUND with what to install', () => {
+    try {
+      openNvml({ libraryPath: `${kit.dir}/no-such-libnvidia-ml.so.1` });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(NvmlError);
+      expect(e).toMatchObject({ code: 12, nvmlName: 'LIBRARY_NOT_FOUND' });
+      expect((e as Error).message).toMatch(/install the NVIDIA driver, or set SATURATE_NVML_LIB/);
+    }
+  });
+});
+

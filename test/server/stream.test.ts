@@ -1,0 +1,157 @@
+import { describe, expect, test } from 'vitest';
+import { connect } from 'node:net';
+import { StreamMessageSchema } from '../../src/protocol/metrics.ts';
+import { createSimSource } from '../../server/sources/sim.ts';
+import { listen, rawRequest, sseReader } from './helpers.ts';
+
+const T0 = Date.parse('2026-03-29T01:30:00+01:00');
+const sim = (spec = 'straggler') => createSimSource({ spec, startMs: T0, seed: 'stream-test' });
+
+describe('GET /api/stream', () => {
+  test('delivers one sample event per tick at the interval, every GPU in each', async () => {
+    const s = await listen({ source: sim(), intervalMs: 100 });
+    try {
+      const res = await fetch(`${s.base}/api/stream?token=${s.token}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const sse = sseReader(res);
+      const events = [];
+      for (let i = 0; i < 6; i++) events.push(await sse.next());
+      await sse.cancel();
+      const messages = events.map((e) => {
+        expect(e.event).toBe('sample');
+        const m = StreamMessageSchema.parse(JSON.parse(e.data));
+        expect(e.id).toBe(String(m.seq));
+        expect(m.gpus).toHaveLength(4);
+        expect(m.simulated).toBe(true);
+        return m;
+      });
+      for (let i = 1; i < messages.length; i++) {
+        const prev = messages[i - 1]!;
+        const cur = messages[i]!;
+        expect(cur.seq).toBe(prev.seq + 1);
+        const gap = cur.sampledAtMs - prev.sampledAtMs;
+        expect(gap).toBeGreaterThanOrEqual(60);
+        expect(gap).toBeLessThanOrEqual(250);
+      }
+    } finally {
+      await s.lab.close();
+    }
+  });
+
+  test('resumes after a dropped connection with Last-Event-ID, without gaps or repeats', async () => {
+    let t = T0;
+    const s = await listen({ source: sim(), autoStart: false, now: () => (t += 500) });
+    const url = `${s.base}/api/stream?token=${s.token}`;
+    try {
+      s.lab.sampler.tick();
+      const first = sseReader(await fetch(url));
+      const seen: number[] = [Number((await first.next()).id)];
+      s.lab.sampler.tick();
+      s.lab.sampler.tick();
+      seen.push(Number((await first.next()).id), Number((await first.next()).id));
+      await first.cancel(); // the connection drops ...
+      for (let i = 0; i < 5; i++) s.lab.sampler.tick(); // ... while the server keeps sampling
+      const resumed = sseReader(await fetch(url, { headers: { 'last-event-id': String(seen.at(-1)) } }));
+      for (let i = 0; i < 5; i++) seen.push(Number((await resumed.next()).id));
+      s.lab.sampler.tick();
+      seen.push(Number((await resumed.next()).id));
+      await resumed.cancel();
+      expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    } finally {
+      await s.lab.close();
+    }
+  });
+
+  test('answers 503 past the stream limit and accepts again once a stream closes', async () => {
+    const s = await listen({ source: sim('idle'), autoStart: false, maxStreams: 2 });
+    const url = `${s.base}/api/stream?token=${s.token}`;
+    try {
+      s.lab.sampler.tick();
+      const a = sseReader(await fetch(url));
+      const b = sseReader(await fetch(url));
+      await a.next();
+      await b.next();
+      const third = await fetch(url);
+      expect(third.status).toBe(503);
+      expect(third.headers.get('retry-after')).toBe('5');
+      expect(((await third.json()) as { error: string }).error).toMatch(/Too many live streams \(limit 2\)/);
+      await a.cancel();
+      await expect.poll(() => s.lab.activeStreams(), { timeout: 2000 }).toBe(1);
+      const again = sseReader(await fetch(url));
+      expect((await again.next()).event).toBe('sample');
+      await again.cancel();
+      await b.cancel();
+    } finally {
+      await s.lab.close();
+    }
+  });
+
+  test('sends a heartbeat when no tick arrives for a while', async () => {
+    const s = await listen({ source: sim('idle'), autoStart: false, heartbeatMs: 50 });
+    try {
+      const sse = sseReader(await fetch(`${s.base}/api/stream?token=${s.token}`));
+      expect((await sse.next()).event).toBe('hello');
+      expect((await sse.next()).event).toBe('heartbeat');
+      await sse.cancel();
+    } finally {
+      await s.lab.close();
+    }
+  });
+});
+
+describe('malformed requests', () => {
+  test('200 malformed requests get clean 4xx answers while a stream keeps ticking', async () => {
+    const s = await listen({ source: sim(), intervalMs: 100, maxBodyBytes: 4096 });
+    const auth = `Bearer ${s.token}`;
+    try {
+      const sse = sseReader(await fetch(`${s.base}/api/stream?token=${s.token}`));
+      const before = Number((await sse.next()).id);
+      const cases: (() => Promise<number>)[] = [
+        async () => (await fetch(`${s.base}/api/throughput`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: '{"samplesPerSec":' })).status,
+        async () => (await fetch(`${s.base}/api/throughput`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: 'x'.repeat(20_000) })).status,
+        async () => (await fetch(`${s.base}/api/throughput`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: '[1,2,3]' })).status,
+        async () => (await fetch(`${s.base}/api/throughput`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: '{"tokensPerSec":"fast"}' })).status,
+        async () => (await fetch(`${s.base}/api/devices`, { headers: { authorization: 'Bearer' } })).status,
+        async () => (await fetch(`${s.base}/api/devices`, { headers: { authorization: `Basic ${'a'.repeat(4000)}` } })).status,
+        async () => (await fetch(`${s.base}/api/nonexistent?token=${s.token}`)).status,
+        async () => (await fetch(`${s.base}/api/stream?token=${s.token}`, { method: 'DELETE' })).status,
+        async () => (await fetch(`${s.base}/api/stream?token=${s.token}&lastEventId=-5`, { method: 'PUT', body: 'x' })).status,
+        async () => (await rawRequest(s.port, { path: '/api/health', headers: { Host: '' } })).status,
+        async () => (await rawRequest(s.port, { path: `/api/devices?token=%ZZ${s.token}` })).status,
+        async () => (await rawRequest(s.port, { path: '/%E0%A4%A', headers: {} })).status,
+        async () => (await rawRequest(s.port, { method: 'POST', path: '/api/throughput', headers: { authorization: auth, 'content-type': 'application/json', 'content-length': '99999999' }, body: '{}' })).status,
+        async () => (await fetch(`${s.base}/metrics`, { method: 'POST', headers: { authorization: auth } })).status,
+      ];
+      const statuses: number[] = [];
+      for (let i = 0; i < 200; i++) statuses.push(await cases[i % cases.length]!());
+      const bad = statuses.filter((st) => st < 400 || st >= 500);
+      expect(bad, `statuses: ${[...new Set(statuses)].join(',')}`).toEqual([]);
+      // The stream is still alive and ticking.
+      let after = before;
+      for (let i = 0; i < 3; i++) after = Number((await sse.next()).id);
+      expect(after).toBeGreaterThan(before);
+      await sse.cancel();
+      expect((await fetch(`${s.base}/api/health`)).status).toBe(200);
+    } finally {
+      await s.lab.close();
+    }
+  });
+
+  test('a request line of garbage gets 400 from the HTTP parser, and the server goes on', async () => {
+    const s = await listen({ source: sim('idle'), autoStart: false });
+    try {
+      const reply = await new Promise<string>((resolve, reject) => {
+        const sock = connect(s.port, '127.0.0.1', () => sock.end('\x00\x01GARBAGE \r\n\r\n'));
+        let text = '';
+        sock.on('data', (d) => (text += d.toString()));
+        sock.on('end', () => resolve(text));
+        sock.on('error', reject);
+      });
+      expect(reply).toMatch(/^HTTP\/1\.1 400/);
+      expect((await fetch(`${s.base}/api/health`)).status).toBe(200);
+    } finally {
+      await s.lab.close();
+    }
+  });
+});
