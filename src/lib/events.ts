@@ -38,10 +38,29 @@ export interface CardReadDetail {
   at: number;
 }
 
+/** A card saved for revision (`saved: true`) or unsaved, from its save button. */
+export interface SaveToggledDetail {
+  cardId: string;
+  /** The state the learner chose (not a toggle, so a repeated event changes nothing). */
+  saved: boolean;
+  at: number;
+}
+
+/** A lab completed: its steps ran to the end. */
+export interface LabDoneDetail {
+  labId: string;
+  /** Whether the lab's checks passed. */
+  passed: boolean;
+  durationMs: number;
+  at: number;
+}
+
 export interface SaturateEvents {
   'saturate:answer': AnswerDetail;
   'saturate:quiz-done': QuizDoneDetail;
   'saturate:card-read': CardReadDetail;
+  'saturate:save-toggled': SaveToggledDetail;
+  'saturate:lab-done': LabDoneDetail;
 }
 
 /** Emits an app event; a no-op outside the browser. */

@@ -1,0 +1,86 @@
+/**
+ * Progress-store benchmark (Node): 50,000 answer events in a fake IndexedDB, then time to open the
+ * store (read + validate + fold/restore the FSRS schedule) and to compute the stats page.
+ * The Chromium figure comes from the e2e bench; this one checks the pure parts stay fast.
+ *
+ *   node bench/progress.ts            prints a Markdown table
+ *   import { benchProgress } from './bench/progress.ts'   returns the numbers
+ */
+import { performance } from 'node:perf_hooks';
+import type { ProgressEvent } from '../src/store/schema.ts';
+import { ProgressEventSchema } from '../src/store/schema.ts';
+
+export interface ProgressBenchResult {
+  events: number;
+  coldOpenMs: number;
+  warmOpenMs: number;
+  statsMs: number;
+  fullFoldMs: number;
+  validateMs: number;
+  backupBytes: number;
+  rows: [string, string][];
+}
+
+const TOPICS = ['meters', 'training', 'useful-work', 'serving', 'tooling'];
+
+/** 50,000 answers over ~1 year, 400 questions, Berlin time. */
+export function makeAnswerEvents(count = 50_000, start = Date.parse('2025-04-01T08:00:00+02:00')): ProgressEvent[] {
+  const out: ProgressEvent[] = [];
+  for (let i = 0; i < count; i++) {
+    const at = start + i * 630_000;
+    const topic = TOPICS[i % TOPICS.length]!;
+    out.push({
+      id: `${at}-b${i.toString(36).padStart(6, '0')}`, at, tz: 'Europe/Berlin', offsetMin: 120, type: 'answer',
+      questionId: `${topic}-q${i % 80}`, cardId: `${topic}/card-${i % 16}`, topic, choice: ['b'], correct: i % 4 !== 0, timeMs: 4_000 + (i % 20) * 1_000, context: 'card',
+    });
+  }
+  return out;
+}
+
+const time = async <T>(fn: () => T | Promise<T>): Promise<[T, number]> => {
+  const t0 = performance.now();
+  const v = await fn();
+  return [v, performance.now() - t0];
+};
+
+export async function benchProgress(count = 50_000): Promise<ProgressBenchResult> {
+  if (typeof indexedDB === 'undefined') await import('fake-indexeddb/auto');
+  const { closeProgress, computeStats, createProgressStore, openProgress } = await import('../src/store/progress.ts');
+  const { idbBackend } = await import('../src/store/kv.ts');
+  const { buildSchedule } = await import('../src/lib/review.ts');
+  const { backupToText, createBackup } = await import('../src/lib/backup.ts');
+  const events = makeAnswerEvents(count);
+  const now = events.at(-1)!.at + 3_600_000;
+  const store = createProgressStore(`bench-${process.pid}-${Date.now()}`);
+  await idbBackend(store).write([['meta', { schemaVersion: 2 }], ...events.map((e) => [`e:${e.id}`, e] as const)]);
+  const opts = { tabs: false, storage: null } as const;
+
+  const [, coldOpenMs] = await time(() => openProgress(store, opts)); // no schedule cache yet: full fold
+  await closeProgress(store);
+  await new Promise((r) => setTimeout(r, 50)); // let the cache write land
+  const [p, warmOpenMs] = await time(() => openProgress(store, opts));
+  const snap = p.snapshot();
+  computeStats(snap, now, { tz: 'Europe/Berlin' }); // JIT warm-up
+  const [, statsMs] = await time(() => computeStats(snap, now, { tz: 'Europe/Berlin' }));
+  const [, fullFoldMs] = await time(() => buildSchedule(events));
+  const [, validateMs] = await time(() => events.forEach((e) => ProgressEventSchema.parse(e)));
+  const backupBytes = Buffer.byteLength(backupToText(createBackup(events, now)));
+  await closeProgress(store);
+  const f = (ms: number) => `${ms.toFixed(1)} ms`;
+  const rows: [string, string][] = [
+    ['answer events', count.toLocaleString('en')],
+    ['open, cold (fake-indexeddb read + zod + full FSRS fold)', f(coldOpenMs)],
+    ['open, warm (fake-indexeddb read + zod + cached schedule)', f(warmOpenMs)],
+    ['computeStats (heatmap, topics, weakest, due in 7 days)', f(statsMs)],
+    ['FSRS fold of every answer (no cache)', f(fullFoldMs)],
+    ['zod validation of every event', f(validateMs)],
+    ['backup file size', `${(backupBytes / 1024 / 1024).toFixed(2)} MB`],
+  ];
+  return { events: count, coldOpenMs, warmOpenMs, statsMs, fullFoldMs, validateMs, backupBytes, rows };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await benchProgress();
+  console.log(`| progress (Node ${process.version}) | |\n|---|---|`);
+  for (const [k, v] of r.rows) console.log(`| ${k} | ${v} |`);
+}

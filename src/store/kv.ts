@@ -1,0 +1,76 @@
+/**
+ * The storage backends under the progress store. The ONLY importer of idb-keyval in the app.
+ * - `createProgressStore()` / `defaultStore()`: one IndexedDB database with one object store
+ *   (idb-keyval's `UseStore`), keys are strings (see progress.ts for the key layout).
+ * - `idbBackend(store)`: reads everything, writes puts + deletes in ONE transaction (atomic).
+ * - `memoryBackend()`: the same in a Map, used when IndexedDB is unavailable (private mode,
+ *   blocked storage) so the app keeps working for the session.
+ */
+import { createStore, entries, promisifyRequest, type UseStore } from 'idb-keyval';
+
+export type { UseStore };
+
+export const DB_NAME = 'saturate';
+export const STORE_NAME = 'progress';
+
+/** Raised when IndexedDB does not exist here (old browser, some private modes, Node). */
+export class StorageUnavailableError extends Error {
+  constructor(message = 'IndexedDB is not available in this browser, so progress is kept only until the tab closes.') {
+    super(message);
+    this.name = 'StorageUnavailableError';
+  }
+}
+
+/** A store in its own database; tests pass a fresh name per test. */
+export function createProgressStore(dbName = DB_NAME, storeName = STORE_NAME): UseStore {
+  if (typeof indexedDB === 'undefined') {
+    // Failing lazily keeps `(args, store = defaultStore())` callable everywhere; open() falls back to memory.
+    return () => Promise.reject(new StorageUnavailableError());
+  }
+  try {
+    return createStore(dbName, storeName);
+  } catch (err) {
+    // Firefox (older) private windows throw on indexedDB.open: https://bugzil.la/781982
+    return () => Promise.reject(err);
+  }
+}
+
+let shared: UseStore | undefined;
+/** The app's store, created on first use (never at module load: pages import this on the server). */
+export function defaultStore(): UseStore {
+  shared ??= createProgressStore();
+  return shared;
+}
+
+export interface Backend {
+  readonly persistent: boolean;
+  /** Every [key, value] pair. */
+  readAll(): Promise<[string, unknown][]>;
+  /** Puts and deletes in one transaction: all or nothing. */
+  write(puts: readonly (readonly [string, unknown])[], dels?: readonly string[]): Promise<void>;
+}
+
+export function idbBackend(store: UseStore): Backend {
+  return {
+    persistent: true,
+    readAll: async () => (await entries<IDBValidKey, unknown>(store)).map(([k, v]) => [String(k), v]),
+    write: (puts, dels = []) =>
+      store('readwrite', (s) => {
+        for (const [k, v] of puts) s.put(v, k);
+        for (const k of dels) s.delete(k);
+        return promisifyRequest(s.transaction);
+      }),
+  };
+}
+
+export function memoryBackend(initial: Iterable<readonly [string, unknown]> = []): Backend {
+  const map = new Map<string, unknown>(initial);
+  return {
+    persistent: false,
+    readAll: async () => [...map.entries()],
+    write: async (puts, dels = []) => {
+      for (const [k, v] of puts) map.set(k, structuredClone(v));
+      for (const k of dels) map.delete(k);
+    },
+  };
+}

@@ -1,0 +1,201 @@
+/**
+ * The learner's progress, on the device. The public API of src/store (see README.md).
+ *
+ * Stored shape (IndexedDB database "saturate", object store "progress", string keys):
+ *   e:<at>-<random>   one ProgressEvent (schema.ts): answer, card-read, saved, quiz-done,
+ *                     lab-done, undo. Never edited; only added. Two tabs write different keys,
+ *                     so nothing is lost, and merging (tabs, backups) is a union by id.
+ *   meta              { schemaVersion, persistRequestedAt?, persistGranted? }
+ *   q:<key>           a record that failed validation: { key, value, reason, quarantinedAt }
+ *   cache:schedule    the FSRS schedule folded so far (derived; rebuilt when it does not match)
+ * Everything else (streak, saved cards, review queue, stats) is derived from the events.
+ *
+ * Lifecycle: `openProgress(store)` reads every record once, validates each with zod, moves the
+ * failures to `q:` (reported in `snapshot().quarantined`, never dropped), migrates, and joins the
+ * other tabs' BroadcastChannel. One open store per `UseStore`: later calls get the same one.
+ * Each record* call validates, updates memory and subscribers at once, then writes its one key.
+ * When IndexedDB is missing, blocked (no answer in 5 s) or a write fails, the store keeps
+ * working in memory: `snapshot().persistent` is false and `notSaved` says why, for a banner.
+ * Once the learner has a day that counts, `navigator.storage.persist()` is asked once.
+ *
+ * Migrations (migrations.ts, tested from V1_FIXTURE in test/unit/store-migration.test.ts): v1 kept one `progress`
+ * record; v2 is the event log. A database from a newer release is never touched: it opens
+ * read-only in memory with `notSaved.reason = 'newer-version'`.
+ *
+ * Clocks: every function that stamps an event takes `now` (or the detail's `at`) from the caller.
+ */
+import { computeStats as computeStatsFrom, type Stats, type StatsOptions } from '../lib/stats.ts';
+import { computeStreak, offsetMinutesIn, type StreakSummary } from '../lib/streak.ts';
+import { lastActiveAnswer, Progress, deviceZoneName, type ImportResult, type OpenOptions, type ProgressSnapshot } from './handle.ts';
+import { defaultStore, idbBackend, type UseStore } from './kv.ts';
+import { reviewQueue, retakeMistakes, type AnswerKind, type ReviewQueue } from '../lib/review.ts';
+import { savedState, type ImportPreview, type ImportRefusal } from '../lib/backup.ts';
+import type { AnswerDetail, CardReadDetail, LabDoneDetail, QuizDoneDetail } from '../lib/events.ts';
+import type { AnswerEvent, ProgressEvent, Zone } from './schema.ts';
+
+export { Progress, ProgressRecordError, deviceZoneName, NOT_SAVED_MESSAGES } from './handle.ts';
+export type { ImportResult, NotSavedReason, OpenOptions, ProgressSnapshot, StorageManagerLike } from './handle.ts';
+export { createProgressStore, defaultStore, type UseStore } from './kv.ts';
+export type { ProgressEvent, AnswerEvent, QuarantinedRecord, Zone } from './schema.ts';
+export type { ImportPreview, ImportRefusal } from '../lib/backup.ts';
+
+/** Optional zone override on any detail (tests, imports); the device's zone otherwise. */
+export type WithZone<T> = T & Partial<Zone>;
+
+const opened = new WeakMap<UseStore, Promise<Progress>>();
+
+/** Opens (once per store) and loads the progress store. Never rejects: storage failure → memory. */
+export function openProgress(store: UseStore = defaultStore(), options: OpenOptions = {}): Promise<Progress> {
+  let p = opened.get(store);
+  if (!p) {
+    const progress = new Progress(idbBackend(store), options);
+    p = progress.load().then(() => progress);
+    opened.set(store, p);
+  }
+  return p;
+}
+
+/** Closes the store's tab channel and forgets it (tests; a page never needs to). */
+export async function closeProgress(store: UseStore = defaultStore()): Promise<void> {
+  const p = opened.get(store);
+  opened.delete(store);
+  (await p)?.close();
+}
+
+/** The zone of an event at `at`: the detail's, else the device's. */
+export function zoneFor(at: number, given: Partial<Zone> = {}): Zone {
+  const tz = given.tz ?? deviceZoneName(at);
+  return { tz, offsetMin: given.offsetMin ?? (given.tz ? offsetMinutesIn(tz, at) : -new Date(at).getTimezoneOffset()) };
+}
+
+/** A fresh event id: `${at}-${random}` (10 base-36 characters from crypto). */
+export function newEventId(at: number): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(10));
+  return `${at}-${Array.from(bytes, (b) => (b % 36).toString(36)).join('')}`;
+}
+
+function stamp<T extends object>(type: ProgressEvent['type'], at: number, zone: Partial<Zone>, fields: T) {
+  return { id: newEventId(at), at, ...zoneFor(at, zone), type, ...fields };
+}
+
+/** The current snapshot, after opening the store if needed. */
+export async function loadProgress(store: UseStore = defaultStore()): Promise<ProgressSnapshot> {
+  return (await openProgress(store)).snapshot();
+}
+
+/** Calls `fn` with each new snapshot (this tab or another); returns the unsubscribe function. */
+export function subscribe(fn: (s: ProgressSnapshot) => void, store: UseStore = defaultStore()): () => void {
+  let off: (() => void) | null = null;
+  let stopped = false;
+  void openProgress(store).then((p) => {
+    if (!stopped) off = p.subscribe(fn);
+  });
+  return () => {
+    stopped = true;
+    off?.();
+  };
+}
+
+/** Records an answer ('saturate:answer'). `kind` may be given when known (Easy threshold). */
+export async function recordAnswer(detail: WithZone<AnswerDetail> & { kind?: AnswerKind }, store: UseStore = defaultStore()): Promise<AnswerEvent> {
+  const { tz, offsetMin, at, kind, ...rest } = detail;
+  const e = stamp('answer', at, pick({ tz, offsetMin }), { ...rest, ...(kind ? { kind } : {}) });
+  const [saved] = await (await openProgress(store)).append([e]);
+  return saved as AnswerEvent;
+}
+
+/** Records a card read to its end ('saturate:card-read'). */
+export async function recordCardRead(detail: WithZone<CardReadDetail>, store: UseStore = defaultStore()): Promise<void> {
+  const { tz, offsetMin, at, ...rest } = detail;
+  await (await openProgress(store)).append([stamp('card-read', at, pick({ tz, offsetMin }), rest)]);
+}
+
+/** Records a finished quiz ('saturate:quiz-done'). */
+export async function recordQuizDone(detail: WithZone<QuizDoneDetail>, store: UseStore = defaultStore()): Promise<void> {
+  const { tz, offsetMin, at, ...rest } = detail;
+  await (await openProgress(store)).append([stamp('quiz-done', at, pick({ tz, offsetMin }), rest)]);
+}
+
+/** Records a completed lab ('saturate:lab-done'). */
+export async function recordLabDone(detail: WithZone<LabDoneDetail>, store: UseStore = defaultStore()): Promise<void> {
+  const { tz, offsetMin, at, ...rest } = detail;
+  await (await openProgress(store)).append([stamp('lab-done', at, pick({ tz, offsetMin }), rest)]);
+}
+
+/** Saves or unsaves a card (no event when it is already in that state). */
+export async function setSaved(cardId: string, saved: boolean, now: number, store: UseStore = defaultStore(), zone: Partial<Zone> = {}): Promise<void> {
+  const p = await openProgress(store);
+  if ((savedState(p.snapshot().events).get(cardId)?.saved ?? false) === saved) return;
+  await p.append([stamp('saved', now, zone, { cardId, saved })]);
+}
+
+/** Flips a card's saved state; returns the new state. */
+export async function toggleSaved(cardId: string, now: number, store: UseStore = defaultStore(), zone: Partial<Zone> = {}): Promise<boolean> {
+  const p = await openProgress(store);
+  const next = !(savedState(p.snapshot().events).get(cardId)?.saved ?? false);
+  await p.append([stamp('saved', now, zone, { cardId, saved: next })]);
+  return next;
+}
+
+/**
+ * Undoes the newest answer that still counts: it leaves stats, streak and the schedule (ts-fsrs
+ * rollback). Returns that answer (to show its question again), or null when there is none.
+ */
+export async function undoLast(now: number, store: UseStore = defaultStore(), zone: Partial<Zone> = {}): Promise<AnswerEvent | null> {
+  const p = await openProgress(store);
+  const target = lastActiveAnswer(p.snapshot().events);
+  if (!target) return null;
+  await p.append([stamp('undo', Math.max(now, target.at), zone, { targetId: target.id, questionId: target.questionId })]);
+  return target;
+}
+
+/** Due questions first (most overdue first), then up to `newLimit` new ones, from `bank`. */
+export async function getReviewQueue<Q extends { id: string }>(bank: readonly Q[], now: number, store: UseStore = defaultStore(), newLimit?: number): Promise<ReviewQueue<Q>> {
+  return reviewQueue(bank, (await loadProgress(store)).schedule, now, newLimit);
+}
+
+/** Question ids answered wrong and not answered right since, most recent first. */
+export async function getRetakeQuestionIds(store: UseStore = defaultStore()): Promise<string[]> {
+  return retakeMistakes((await loadProgress(store)).answers);
+}
+
+/** Streak as of `now` in zone `tz` (the device's by default). */
+export async function getStreak(now: number, tz: string = deviceZoneName(now), store: UseStore = defaultStore()): Promise<StreakSummary> {
+  return computeStreak(streakEvents(await loadProgress(store)), now, tz);
+}
+
+/** The events streaks count: active answers and card reads. */
+export function streakEvents(s: ProgressSnapshot): ProgressEvent[] {
+  return [...s.answers, ...s.events.filter((e) => e.type === 'card-read')];
+}
+
+/** Stats-page numbers from a snapshot (uses its schedule: no refold). */
+export function computeStats(snapshot: ProgressSnapshot, now: number, options: Omit<StatsOptions, 'schedule'> = {}): Stats {
+  return computeStatsFrom(snapshot.events, now, { ...options, schedule: snapshot.schedule });
+}
+
+/** Everything as a versioned JSON backup: `{ fileName, text }` to offer as a download. */
+export async function exportBackup(now: number, store: UseStore = defaultStore()): Promise<{ fileName: string; text: string }> {
+  const { fileName, text } = (await openProgress(store)).exportBackup(now);
+  return { fileName, text };
+}
+
+/** What importing `text` would change, or why it is refused. Changes nothing. */
+export async function previewImport(text: unknown, store: UseStore = defaultStore()): Promise<ImportPreview | ImportRefusal> {
+  return (await openProgress(store)).previewImport(text);
+}
+
+/** Merges a backup: union by id, stored records win; a refused file changes nothing. */
+export async function applyImport(text: unknown, store: UseStore = defaultStore()): Promise<ImportResult> {
+  return (await openProgress(store)).applyImport(text);
+}
+
+/** Storage used and available (bytes), or null where the browser does not say. */
+export async function storageEstimate(store: UseStore = defaultStore()): Promise<{ usageBytes: number; quotaBytes: number } | null> {
+  return (await openProgress(store)).estimate();
+}
+
+/** Drops undefined fields (exactOptionalPropertyTypes). */
+function pick(z: { tz?: string | undefined; offsetMin?: number | undefined }): Partial<Zone> {
+  return { ...(z.tz !== undefined ? { tz: z.tz } : {}), ...(z.offsetMin !== undefined ? { offsetMin: z.offsetMin } : {}) };
+}
