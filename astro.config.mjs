@@ -1,11 +1,58 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
+import AstroPWA from '@vite-pwa/astro';
+import search from './src/integrations/search.ts';
 
 export default defineConfig({
   site: 'https://saturate.local',
   trailingSlash: 'ignore',
   build: { format: 'directory' },
-  integrations: [react()],
   server: { host: '127.0.0.1' },
+  integrations: [
+    react(),
+    // Must come before AstroPWA: the search index it writes is precached by the service worker.
+    search(),
+    AstroPWA({
+      registerType: 'prompt',
+      injectRegister: false,
+      pwaAssets: { config: true, overrideManifestIcons: true },
+      manifest: {
+        id: '/',
+        name: 'Saturate: keep your GPUs busy',
+        short_name: 'Saturate',
+        description: 'Learn GPU utilization from short cards, quizzes and live labs.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'portrait',
+        theme_color: '#0b6b4f',
+        background_color: '#fbfbf8',
+        categories: ['education', 'developer'],
+      },
+      workbox: {
+        // Every page, asset, the question bank and the search index: the whole site works offline.
+        globPatterns: ['**/*.{html,js,css,json,svg,png,ico,woff2,pagefind,pf_meta,pf_index,pf_fragment}'],
+        // Pagefind's own UI bundles are unused (src/pages/search.astro talks to its API directly).
+        globIgnores: ['**/_worker.js/**', 'pagefind/pagefind-*ui*', 'pagefind/pagefind-highlight.js', 'pagefind/wasm.unknown.pagefind'],
+        navigateFallback: null,
+        // Query strings (?seed=, ?q=, Pagefind's ?ts=) never change what a precached file holds.
+        ignoreURLParametersMatching: [/.*/],
+        cleanupOutdatedCaches: true,
+        // The first worker takes control at once; later ones wait for the learner's "reload".
+        clientsClaim: true,
+        skipWaiting: false,
+        maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+        runtimeCaching: [
+          {
+            // A page that is not precached (a new URL while offline) gets the offline page.
+            urlPattern: ({ request, url }) => request.mode === 'navigate' && !url.pathname.startsWith('/api/'),
+            handler: 'NetworkOnly',
+            options: { precacheFallback: { fallbackURL: '/offline/index.html' } },
+          },
+        ],
+      },
+      experimental: { directoryAndTrailingSlashHandler: true },
+    }),
+  ],
 });

@@ -1,16 +1,14 @@
 import { defineConfig, devices } from '@playwright/test';
-import { existsSync } from 'node:fs';
+import { CHROMIUM_ARGS, chromiumPath } from './test/e2e/browser.ts';
 
 /**
  * End-to-end tests over the built site (run `npm run build` first; `npm test` does).
  * Browser: $CHROMIUM_PATH, else Debian's /usr/bin/chromium, else Playwright's own download.
  */
-function chromiumPath(): string | undefined {
-  const candidates = [process.env['CHROMIUM_PATH'], '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  return candidates.find((p): p is string => !!p && existsSync(p));
-}
 
 const PORT = Number(process.env['E2E_PORT'] ?? 4329);
+/** API token of the lab server the tests start (tests that call the API read it from here). */
+export const E2E_TOKEN = 'e2e-token-0123456789abcdef';
 const executablePath = chromiumPath();
 
 export default defineConfig({
@@ -33,13 +31,14 @@ export default defineConfig({
         ...devices['Desktop Chrome'],
         launchOptions: {
           ...(executablePath ? { executablePath } : {}),
-          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
+          args: CHROMIUM_ARGS,
         },
       },
     },
   ],
   webServer: {
-    command: `node node_modules/astro/bin/astro.mjs preview --host 127.0.0.1 --port ${PORT}`,
+    // The lab server serves the built site (as `npm start` does), on a simulated GPU.
+    command: `node server/main.ts --port ${PORT} --source sim:idle --static dist --token ${E2E_TOKEN}`,
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: !process.env['CI'],
     timeout: 60_000,

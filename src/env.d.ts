@@ -1,0 +1,3 @@
+/// <reference types="vite-plugin-pwa/info" />
+/// <reference types="vite-plugin-pwa/pwa-assets" />
+/// <reference types="vite-plugin-pwa/vanillajs" />
