@@ -44,7 +44,11 @@ const time = async <T>(fn: () => T | Promise<T>): Promise<[T, number]> => {
 };
 
 export async function benchProgress(count = 50_000): Promise<ProgressBenchResult> {
-  if (typeof indexedDB === 'undefined') await import('fake-indexeddb/auto');
+  if (typeof indexedDB === 'undefined') {
+    // Node has no IndexedDB: use fake-indexeddb (the browser figure comes from the e2e benchmark).
+    const fake = await import('fake-indexeddb');
+    Object.assign(globalThis, { indexedDB: fake.indexedDB, IDBKeyRange: fake.IDBKeyRange });
+  }
   const { closeProgress, computeStats, createProgressStore, openProgress } = await import('../src/store/progress.ts');
   const { idbBackend } = await import('../src/store/kv.ts');
   const { buildSchedule } = await import('../src/lib/review.ts');
