@@ -108,6 +108,12 @@ export function createServer(options: ServerOptions): LabServer {
       if (c.req.header('access-control-request-private-network') === 'true') c.header('Access-Control-Allow-Private-Network', 'true');
       return c.body(null, 204);
     }
+    // A browser request from a page of another origin that was not allowed is refused outright
+    // (defence in depth: it would also need the token). Same-origin pages and non-browser clients pass.
+    const sameOrigin = origin !== undefined && origin === `${new URL(c.req.url).protocol}//${c.req.header('host')}`;
+    if (origin !== undefined && origin !== 'null' && !allowed && !sameOrigin && (c.req.path.startsWith('/api/') || c.req.path === '/metrics')) {
+      return json(c, 403, `Origin ${origin} is not allowed: start the lab server with --allow-origin ${origin} to let that site use it.`);
+    }
     await next();
     if (allowed) {
       c.header('Access-Control-Allow-Origin', origin);

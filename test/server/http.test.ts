@@ -80,7 +80,12 @@ describe('Host and Origin checks', () => {
     const s = await listen({ source: sim(), autoStart: false, allowOrigins: ['https://saturate.example'] });
     try {
       const bad = await fetch(`${s.base}/api/devices?token=${s.token}`, { headers: { origin: 'https://evil.example' } });
+      expect(bad.status).toBe(403);
+      expect(await bad.text()).toMatch(/--allow-origin https:\/\/evil\.example/);
       expect(bad.headers.get('access-control-allow-origin')).toBeNull();
+      // A page served by the lab server itself (same origin) is not a cross-origin caller.
+      const own = await fetch(`${s.base}/api/devices?token=${s.token}`, { headers: { origin: s.base } });
+      expect(own.status).toBe(200);
       const badPreflight = await fetch(`${s.base}/api/devices`, {
         method: 'OPTIONS',
         headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET', 'access-control-request-private-network': 'true' },
