@@ -3,15 +3,10 @@
  * scenario at the same time looks the same in the server and in the page, with no state kept.
  */
 
-/** 32-bit FNV-1a hash of a string. @example hashString('idle') */
-export function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+import { hashSeed } from '../random.ts';
+
+/** 32-bit FNV-1a hash of a string (the same hash that seeds quizzes). @example hashString('idle') */
+export const hashString: (text: string) => number = hashSeed;
 
 /** Mixes integers into a uniform number in [0, 1) (a murmur3-style finaliser). */
 export function hash01(a: number, b: number, c: number): number {
