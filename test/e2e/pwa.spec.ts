@@ -23,6 +23,7 @@ async function cardUrls(page: Page): Promise<string[]> {
 
 test.describe('offline', () => {
   test('after one online visit, every card, quiz and page opens offline, with and without a trailing slash', async ({ page, context }) => {
+    test.slow(); // two navigations per card, over the whole deck
     const cards = await cardUrls(page);
     await installOffline(page);
     await context.setOffline(true);
