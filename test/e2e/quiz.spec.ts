@@ -100,3 +100,23 @@ test.describe('practice quiz', () => {
     await expect(page.getByTestId('seed')).toHaveText(seed!);
   });
 });
+
+test.describe('curated practice quizzes', () => {
+  test('the hub lists the curated quizzes and each opens with 30 questions', async ({ page }) => {
+    await page.goto('/practice/');
+    const links = await page.locator('.card-list a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
+    const curated = links.filter((h) => h !== '/practice/random/');
+    expect(curated.length).toBeGreaterThanOrEqual(8);
+    for (const href of curated) {
+      await page.goto(href);
+      await expect(page.locator('section.quiz .quiz-progress')).toHaveText('Question 1 of 30');
+    }
+  });
+});
+
+test('the glossary defines terms and links each to a card that exists', async ({ page, request }) => {
+  await page.goto('/glossary/');
+  const hrefs = await page.locator('.glossary dd a').evaluateAll((as) => [...new Set(as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!))]);
+  expect(await page.locator('.glossary dt').count()).toBeGreaterThanOrEqual(40);
+  for (const href of hrefs) expect((await request.get(href)).status(), href).toBe(200);
+});
