@@ -29,6 +29,8 @@ export interface QuizProps {
   seed: string;
   /** Extra actions in the summary (e.g. "New quiz" links). */
   links?: { href: string; label: string }[];
+  /** Offer "Undo last answer" (the review page): the answer stops counting and its question is asked again. */
+  allowUndo?: boolean;
 }
 
 export interface Answer {
@@ -36,6 +38,8 @@ export interface Answer {
   response: QuizResponse;
   correct: boolean;
   timeMs: number;
+  /** When it was answered (epoch ms), as the 'saturate:answer' event said; absent in state saved by older versions. */
+  at?: number;
 }
 
 interface Saved {
@@ -59,7 +63,7 @@ function loadSaved(quizId: string, valid: Set<string>): Saved | null {
   }
 }
 
-export default function Quiz({ title, quizId, context, questions, seed, links = [] }: QuizProps) {
+export default function Quiz({ title, quizId, context, questions, seed, links = [], allowUndo = false }: QuizProps) {
   const [attempt, setAttempt] = useState(0);
   const [index, setIndex] = useState(0);
   const [answers, setAnswers] = useState<Answer[]>([]);
@@ -111,9 +115,10 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
     (response: QuizResponse) => {
       if (!question || answer) return;
       const correct = isCorrect(question, response);
-      const timeMs = Date.now() - shownAt.current;
+      const at = Date.now();
+      const timeMs = at - shownAt.current;
       moved.current = true;
-      setAnswers((prev) => [...prev, { questionId: question.id, response, correct, timeMs }]);
+      setAnswers((prev) => [...prev, { questionId: question.id, response, correct, timeMs, at }]);
       setAnnounce(correct ? 'Correct.' : 'Not quite.');
       emit('saturate:answer', {
         questionId: question.id,
@@ -123,7 +128,7 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
         correct,
         timeMs,
         context,
-        at: Date.now(),
+        at,
       });
     },
     [question, answer, context],
@@ -143,6 +148,20 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
       emit('saturate:quiz-done', { context, quizId, total, correct, durationMs: answers.reduce((t, a) => t + a.timeMs, 0), at: Date.now() });
     }
   }, [index, total, answers, context, quizId]);
+
+  const undo = useCallback(() => {
+    const last = answers.at(-1);
+    if (!last) return;
+    moved.current = true;
+    shownAt.current = Date.now();
+    setAnswers(answers.slice(0, -1));
+    setIndex(Math.max(0, questions.findIndex((q) => q.id === last.questionId)));
+    setDraft([]);
+    setNumberText('');
+    setInputError('');
+    setAnnounce('Answer undone. It no longer counts; answer the question again.');
+    emit('saturate:answer-undone', { questionId: last.questionId, answeredAt: last.at ?? 0, at: Date.now() });
+  }, [answers, questions]);
 
   const checkDraft = useCallback(() => {
     if (!question) return;
@@ -237,15 +256,20 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
             onNumberText={setNumberText}
             onCheck={checkDraft}
           />
-          {answer && (
-            <>
-              <Feedback question={question} answer={answer} headingRef={feedbackRef} />
-              <div className="actions">
+          {answer && <Feedback question={question} answer={answer} headingRef={feedbackRef} />}
+          {(answer || (allowUndo && answers.length > 0)) && (
+            <div className="actions">
+              {answer && (
                 <button type="button" className="button" onClick={next}>
                   {index + 1 < total ? 'Next question' : 'See results'}
                 </button>
-              </div>
-            </>
+              )}
+              {allowUndo && answers.length > 0 && (
+                <button type="button" className="button secondary" onClick={undo}>
+                  Undo last answer
+                </button>
+              )}
+            </div>
           )}
         </>
       ) : null}

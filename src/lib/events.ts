@@ -55,13 +55,29 @@ export interface LabDoneDetail {
   at: number;
 }
 
+/** "Undo last answer": the answer to `questionId` given at `answeredAt` no longer counts. */
+export interface AnswerUndoneDetail {
+  questionId: string;
+  /** The `at` of the answer being undone (as its 'saturate:answer' said). */
+  answeredAt: number;
+  /** Epoch ms of the undo. */
+  at: number;
+}
+
 export interface SaturateEvents {
   'saturate:answer': AnswerDetail;
   'saturate:quiz-done': QuizDoneDetail;
   'saturate:card-read': CardReadDetail;
   'saturate:save-toggled': SaveToggledDetail;
   'saturate:lab-done': LabDoneDetail;
+  'saturate:answer-undone': AnswerUndoneDetail;
 }
+
+/** Every app event type, in one list (the progress store records them all). */
+export const APP_EVENT_TYPES = ['saturate:answer', 'saturate:card-read', 'saturate:quiz-done', 'saturate:lab-done', 'saturate:save-toggled', 'saturate:answer-undone'] as const satisfies readonly (keyof SaturateEvents)[];
+
+/** One app event as heard on `window`. */
+export type AppEvent = { [K in keyof SaturateEvents]: { type: K; detail: SaturateEvents[K] } }[keyof SaturateEvents];
 
 /** Emits an app event; a no-op outside the browser. */
 export function emit<K extends keyof SaturateEvents>(type: K, detail: SaturateEvents[K]): void {

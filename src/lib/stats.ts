@@ -19,6 +19,7 @@ export interface HeatmapDay {
   /** Monday = 0 ... Sunday = 6, for laying out week columns. */
   weekday: number;
   answers: number;
+  /** Distinct cards read to the end that day (reading the same card again counts once). */
   cardsRead: number;
   /** 0 (nothing) to 4 (30+ things), for the colour scale. */
   level: 0 | 1 | 2 | 3 | 4;
@@ -86,6 +87,7 @@ export function computeStats(events: readonly ProgressEvent[], now: number, opti
   }
   const totals = { answers: 0, correct: 0, cardsRead: 0, quizzes: 0, labs: 0 };
   const readCards = new Set<string>();
+  const readThatDay = new Set<string>();
 
   for (const e of events) {
     if (e.type === 'answer') {
@@ -103,7 +105,11 @@ export function computeStats(events: readonly ProgressEvent[], now: number, opti
       topic(e.topic).read.add(e.cardId);
       readCards.add(e.cardId);
       const d = localDay(e.at, e.tz, e.offsetMin) - first;
-      if (d >= 0 && d < HEATMAP_DAYS) readsByDay[d]!++;
+      const key = `${d}|${e.cardId}`;
+      if (d >= 0 && d < HEATMAP_DAYS && !readThatDay.has(key)) {
+        readThatDay.add(key);
+        readsByDay[d]!++;
+      }
     } else if (e.type === 'quiz-done') totals.quizzes++;
     else if (e.type === 'lab-done') totals.labs++;
   }

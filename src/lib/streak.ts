@@ -30,6 +30,8 @@ export interface DayEvent {
   at: number;
   tz: string;
   offsetMin?: number;
+  /** On lab completions: whether every check passed (only a passed lab counts the day). */
+  passed?: boolean;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -92,7 +94,8 @@ export function activeDays(events: readonly DayEvent[]): number[] {
   const answers = new Map<number, number>();
   const days = new Set<number>();
   for (const e of events) {
-    if (e.type === 'card-read') days.add(localDay(e.at, e.tz, e.offsetMin));
+    // A card read to its end, or a lab completed, counts the day on its own.
+    if (e.type === 'card-read' || (e.type === 'lab-done' && e.passed !== false)) days.add(localDay(e.at, e.tz, e.offsetMin));
     else if (e.type === 'answer') {
       const d = localDay(e.at, e.tz, e.offsetMin);
       const n = (answers.get(d) ?? 0) + 1;

@@ -3,7 +3,7 @@
  * not refold every answer through FSRS. Validated on read like everything else, but a cache that
  * fails validation or does not match the log is simply rebuilt (it holds nothing the log lacks).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { TypeConvert } from 'ts-fsrs';
 import type { Schedule } from '../lib/review.ts';
 import type { ProgressEvent } from './schema.ts';
@@ -20,12 +20,12 @@ const CardJson = z.strictObject({
   learning_steps: z.number(),
   reps: z.number(),
   lapses: z.number(),
-  state: z.number().int().min(0).max(3),
-  last_review: z.number().nullable(),
+  state: z.int().check(z.minimum(0), z.maximum(3)),
+  last_review: z.nullable(z.number()),
 });
 const LogJson = z.strictObject({
-  rating: z.number().int().min(1).max(4),
-  state: z.number().int().min(0).max(3),
+  rating: z.int().check(z.minimum(1), z.maximum(4)),
+  state: z.int().check(z.minimum(0), z.maximum(3)),
   due: z.number(),
   stability: z.number(),
   difficulty: z.number(),
@@ -37,12 +37,12 @@ const LogJson = z.strictObject({
 });
 export const ScheduleCacheSchema = z.strictObject({
   v: z.literal(1),
-  foldedCount: z.number().int().min(0),
-  horizon: z.strictObject({ at: z.number(), id: z.string() }).nullable(),
+  foldedCount: z.int().check(z.minimum(0)),
+  horizon: z.nullable(z.strictObject({ at: z.number(), id: z.string() })),
   /** Order-free hash of the folded event ids, to detect a log that changed under the horizon. */
-  idsHash: z.number().int(),
+  idsHash: z.int(),
   questions: z.array(
-    z.tuple([z.string(), z.strictObject({ card: CardJson, last: z.strictObject({ answerId: z.string(), log: LogJson, prevDueMs: z.number() }).nullable() })]),
+    z.tuple([z.string(), z.strictObject({ card: CardJson, last: z.nullable(z.strictObject({ answerId: z.string(), log: LogJson, prevDueMs: z.number() })) })]),
   ),
 });
 export type ScheduleCache = z.output<typeof ScheduleCacheSchema>;

@@ -6,10 +6,13 @@ import { activeAnswers, buildSchedule, type Schedule } from '../lib/review.ts';
 import { activeDays } from '../lib/streak.ts';
 import { backupFileName, backupToText, createBackup, newEvents, parseBackup, previewMerge, savedState, type BackupFile, type ImportPreview, type ImportRefusal } from '../lib/backup.ts';
 import { CACHE_KEY, scheduleFromCache, scheduleToCache } from './cache.ts';
+import { compaction } from './chunks.ts';
+import { eventKey, readRecords } from './read.ts';
 import { memoryBackend, type Backend } from './kv.ts';
-import { CURRENT_SCHEMA_VERSION, migrateV1, V1_KEY } from './migrations.ts';
-import { compareEvents, describeIssues, MetaSchema, ProgressEventSchema, QuarantineSchema, type AnswerEvent, type Meta, type ProgressEvent, type QuarantinedRecord } from './schema.ts';
+import { CURRENT_SCHEMA_VERSION } from './migrations.ts';
+import { compareEvents, describeIssues, parseEvent, type AnswerEvent, type Meta, type ProgressEvent, type QuarantinedRecord } from './schema.ts';
 import { joinTabs, type TabSync } from './sync.ts';
+import { measure, nowMs } from './timing.ts';
 
 export type NotSavedReason = 'unavailable' | 'blocked' | 'write-failed' | 'newer-version';
 
@@ -68,7 +71,7 @@ export const NOT_SAVED_MESSAGES: Record<NotSavedReason, string> = {
   'newer-version': 'Your progress was saved by a newer version of Saturate. Reload the page to update; until then nothing new is saved.',
 };
 
-export const eventKey = (id: string) => `e:${id}`;
+export { eventKey };
 
 /** The open store. Create with `openProgress()` (progress.ts). */
 export class Progress {
@@ -99,57 +102,38 @@ export class Progress {
   /** Reads, validates, quarantines and migrates; falls back to memory when storage fails. */
   async load(): Promise<void> {
     let entries: [string, unknown][];
+    let t = nowMs();
     try {
       entries = await withTimeout(this.backend.readAll(), this.options.openTimeoutMs ?? 5000);
     } catch (err) {
       this.toMemory(err instanceof TimeoutError ? 'blocked' : 'unavailable');
       entries = [];
     }
-    const events: ProgressEvent[] = [];
-    const puts: [string, unknown][] = [];
-    const dels: string[] = [];
-    const quarantine = (key: string, value: unknown, reason: string) => {
-      const q: QuarantinedRecord = { key, value, reason, quarantinedAt: this.clock() };
-      this.quarantined.push(q);
-      puts.push([`q:${key}`, q]);
-      if (!key.includes('#')) dels.push(key);
-    };
-    const metaRaw = entries.find(([k]) => k === 'meta')?.[1];
-    const meta = MetaSchema.safeParse(metaRaw);
-    const newer = meta.success && meta.data.schemaVersion > CURRENT_SCHEMA_VERSION;
-    let cacheRaw: unknown;
-    for (const [key, value] of entries) {
-      if (key.startsWith('e:')) {
-        const e = ProgressEventSchema.safeParse(value);
-        if (e.success && eventKey(e.data.id) === key) events.push(e.data);
-        else if (!newer) quarantine(key, value, e.success ? `stored under ${key} but its id is ${e.data.id}` : describeIssues(e.error));
-      } else if (key.startsWith('q:')) {
-        const q = QuarantineSchema.safeParse(value);
-        this.quarantined.push(q.success ? q.data : { key, value, reason: 'unreadable quarantine record', quarantinedAt: 0 });
-      } else if (key === CACHE_KEY) cacheRaw = value;
-      else if (key === 'meta') {
-        if (!meta.success && metaRaw !== undefined) quarantine(key, value, describeIssues(meta.error));
-      } else if (key === V1_KEY && !newer && !(meta.success && meta.data.schemaVersion >= 2)) {
-        const m = migrateV1(value, this.tz, this.clock());
-        const have = new Set(entries.map(([k]) => k));
-        for (const e of m.events) if (!have.has(eventKey(e.id))) (events.push(e), puts.push([eventKey(e.id), e]));
-        m.rejected.forEach((r, i) => quarantine(`${r.where}#${i}`, r.value, r.reason));
-        dels.push(V1_KEY);
-      } else if (!newer) quarantine(key, value, 'not a record this version of Saturate knows');
-    }
+    measure('saturate:open-read', t);
+    t = nowMs();
+    const r = readRecords(entries, this.clock, this.tz);
+    const { events, singles, puts, dels, meta, newer, cacheRaw } = r;
+    this.quarantined.push(...r.quarantined);
     if (meta.success) this.meta = meta.data;
     if (newer) this.toMemory('newer-version');
     else if (!meta.success || meta.data.schemaVersion < CURRENT_SCHEMA_VERSION) {
       this.meta = { ...(meta.success ? meta.data : {}), schemaVersion: CURRENT_SCHEMA_VERSION };
       puts.push(['meta', this.meta]);
     }
+    measure('saturate:open-validate', t);
     if (puts.length || dels.length) await this.write(puts, dels);
+    if (!newer && this.backend.persistent && !this.notSaved) {
+      const c = compaction(singles.sort(compareEvents), eventKey);
+      if (c.puts.length) void this.write(c.puts, c.dels, true); // quiet: a failed compaction changes nothing
+    }
+    t = nowMs();
     this.setEvents(events.sort(compareEvents));
     const cached = scheduleFromCache(cacheRaw, this.events);
     this.schedule = buildSchedule(this.events, cached);
     if (this.schedule.foldedCount !== cached?.foldedCount && this.events.length) {
       void this.write([[CACHE_KEY, scheduleToCache(this.schedule, this.events)]], [], true);
     }
+    measure('saturate:open-schedule', t);
     if (this.options.tabs !== false && !this.tabs) {
       this.tabs = joinTabs((e) => this.merge(e), () => void this.reload(), this.options.channelName);
     }
@@ -183,7 +167,7 @@ export class Progress {
   async append(candidates: readonly unknown[]): Promise<ProgressEvent[]> {
     const fresh: ProgressEvent[] = [];
     for (const c of candidates) {
-      const e = ProgressEventSchema.safeParse(c);
+      const e = parseEvent(c);
       if (!e.success) throw new ProgressRecordError(describeIssues(e.error));
       if (!this.ids.has(e.data.id)) fresh.push(e.data);
     }

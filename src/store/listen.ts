@@ -1,13 +1,16 @@
 /**
  * Records the app's window events (src/lib/events.ts) into the progress store. Call once per page
  * (a layout script); calling again is a no-op. Events that arrive before the store has opened are
- * recorded in order once it has.
+ * recorded in order once it has. A page that loads this module lazily passes what it heard before
+ * (`backlog`), so nothing emitted in between is lost (src/client/progress-boot.ts).
  *
  * @example listenForProgress() // in the base layout's <script>
  */
-import { on } from '../lib/events.ts';
+import { APP_EVENT_TYPES, on, type AppEvent } from '../lib/events.ts';
 import { defaultStore, type UseStore } from './kv.ts';
-import { openProgress, recordAnswer, recordCardRead, recordLabDone, recordQuizDone, setSaved } from './progress.ts';
+import { openProgress, recordAnswer, recordCardRead, recordLabDone, recordQuizDone, setSaved, undoAnswer } from './progress.ts';
+
+export type { AppEvent };
 
 let stopCurrent: (() => void) | null = null;
 let chain: Promise<unknown> = Promise.resolve();
@@ -17,21 +20,37 @@ export function whenRecorded(): Promise<void> {
   return chain.then(() => undefined);
 }
 
-/** Starts recording; returns a function that stops it. Idempotent: a second call returns the same stop. */
-export function listenForProgress(store: UseStore = defaultStore(), onError: (err: unknown) => void = (err) => console.warn(err)): () => void {
+/** Records one app event (validated by the store). */
+export function recordAppEvent(e: AppEvent, store: UseStore = defaultStore()): Promise<unknown> {
+  switch (e.type) {
+    case 'saturate:answer':
+      return recordAnswer(e.detail, store);
+    case 'saturate:card-read':
+      return recordCardRead(e.detail, store);
+    case 'saturate:quiz-done':
+      return recordQuizDone(e.detail, store);
+    case 'saturate:lab-done':
+      return recordLabDone(e.detail, store);
+    case 'saturate:save-toggled':
+      return setSaved(e.detail.cardId, e.detail.saved, e.detail.at, store);
+    case 'saturate:answer-undone':
+      return undoAnswer({ questionId: e.detail.questionId, answeredAt: e.detail.answeredAt }, e.detail.at, store);
+  }
+}
+
+/**
+ * Starts recording; returns a function that stops it. Idempotent: a second call returns the same
+ * stop. `backlog`: events heard before this module loaded, recorded first, in order.
+ */
+export function listenForProgress(store: UseStore = defaultStore(), onError: (err: unknown) => void = (err) => console.warn(err), backlog: readonly AppEvent[] = []): () => void {
   if (stopCurrent) return stopCurrent;
   if (typeof window === 'undefined') return () => {};
   void openProgress(store); // start reading now, so the first answer does not wait for it
-  const queue = (task: () => Promise<unknown>) => {
-    chain = chain.then(task).catch(onError);
+  const queue = (e: AppEvent) => {
+    chain = chain.then(() => recordAppEvent(e, store)).catch(onError);
   };
-  const offs = [
-    on('saturate:answer', (d) => queue(() => recordAnswer(d, store))),
-    on('saturate:card-read', (d) => queue(() => recordCardRead(d, store))),
-    on('saturate:quiz-done', (d) => queue(() => recordQuizDone(d, store))),
-    on('saturate:lab-done', (d) => queue(() => recordLabDone(d, store))),
-    on('saturate:save-toggled', (d) => queue(() => setSaved(d.cardId, d.saved, d.at, store))),
-  ];
+  for (const e of backlog) queue(e);
+  const offs = APP_EVENT_TYPES.map((type) => on(type, (detail) => queue({ type, detail } as AppEvent)));
   const stop = () => {
     for (const off of offs) off();
     if (stopCurrent === stop) stopCurrent = null;

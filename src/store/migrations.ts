@@ -16,22 +16,22 @@
  * An item that fails validation is quarantined, never dropped. The store applies the result in
  * one transaction together with deleting `progress` and writing `meta`.
  */
-import { z } from 'zod';
-import { describeIssues, ProgressEventSchema, type ProgressEvent } from './schema.ts';
+import * as z from 'zod/mini';
+import { describeIssues, parseEvent, type ProgressEvent } from './schema.ts';
 import { offsetMinutesIn } from '../lib/streak.ts';
 
 export const CURRENT_SCHEMA_VERSION = 2;
 /** Where v1 kept everything. */
 export const V1_KEY = 'progress';
 
-const t = z.number().int().min(0);
-export const V1AnswerSchema = z.object({ q: z.string(), card: z.string(), topic: z.string(), ok: z.boolean(), ms: z.number().min(0), t });
+const t = z.int().check(z.minimum(0));
+export const V1AnswerSchema = z.object({ q: z.string(), card: z.string(), topic: z.string(), ok: z.boolean(), ms: z.number().check(z.minimum(0)), t });
 export const V1ReadSchema = z.object({ card: z.string(), topic: z.string(), t });
 export const V1ProgressSchema = z.object({
   version: z.literal(1),
-  answers: z.array(z.unknown()).default([]),
-  read: z.array(z.unknown()).default([]),
-  saved: z.array(z.unknown()).default([]),
+  answers: z._default(z.array(z.unknown()), []),
+  read: z._default(z.array(z.unknown()), []),
+  saved: z._default(z.array(z.unknown()), []),
 });
 
 export interface MigrationResult {
@@ -50,7 +50,7 @@ export function migrateV1(record: unknown, tz: string, now: number): MigrationRe
   if (!top.success) return { events: [], rejected: [{ where: V1_KEY, value: record, reason: describeIssues(top.error) }] };
   const events: ProgressEvent[] = [];
   const keep = (where: string, value: unknown, candidate: unknown) => {
-    const ok = ProgressEventSchema.safeParse(candidate);
+    const ok = parseEvent(candidate);
     if (ok.success) events.push(ok.data);
     else rejected.push({ where, value, reason: describeIssues(ok.error) });
   };

@@ -1,45 +1,61 @@
 /**
  * The progress event log's records (zod). One record per thing the learner did; records are never
  * edited, only added, so two tabs (or a backup import) merge by union of `id`. Validated on every
- * read from IndexedDB, from another tab and from a backup file. Pure: zod only.
+ * read from IndexedDB, from another tab and from a backup file.
  *
  * Strict objects: an unknown key (including `__proto__`) fails validation, so a record written by
  * a future release is quarantined rather than half-read.
+ *
+ * Uses `zod/mini` (the same checks as `zod`, tree-shakable): the store ships on every page, and
+ * classic `zod` alone is ~100 KB gzip in a browser bundle, `zod/mini` with these schemas ~8 KB.
+ * Parse with `parseEvent()` (fast path for answers, see ./fast-answer.ts), not the schema directly.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { isValidAnswerFast } from './fast-answer.ts';
 
-/** Printable text: no control characters (C0, DEL, C1), bounded length. */
-const NO_CONTROL = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+/** Ids: a letter or digit, then letters, digits and . _ : / - (200 characters at most). */
+export const REF_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,199}$/;
+/** An IANA zone name ("Europe/Berlin") or a fixed offset ("UTC+05:30"), 64 characters at most. */
+export const ZONE_PATTERN = /^(?=.{1,64}$)(?:[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*|UTC[+-]\d{2}:\d{2})$/;
+/** Event id: `${at}-${random}`. */
+export const EVENT_ID_PATTERN = /^\d{1,15}-[a-z0-9]{4,32}$/;
+/** An option key as the quiz gives it ("a", "b", ...): printable, 8 characters at most. */
+export const CHOICE_PATTERN = /^[^\u0000-\u001f\u007f-\u009f]{0,8}$/;
+/** Latest instant a Date can hold (ms). */
+export const MAX_EPOCH_MS = 8.64e15;
+/** A day, in ms: the longest answer or quiz time kept. */
+export const MAX_DURATION_MS = 8.64e7;
+/** The places an answer can come from. */
+export const CONTEXTS = ['card', 'practice', 'review', 'retake', 'lab'] as const;
+/** Question kinds. */
+export const KINDS = ['single', 'multiple', 'numeric'] as const;
 
 /** An id from the deck or the app: kebab-case ids, `topic/slug` card ids, practice seeds. */
-export const RefSchema = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]*$/, 'Ids use letters, digits and . _ : / - only.');
+export const RefSchema = z.string().check(z.regex(REF_PATTERN, 'Ids are 1–200 letters, digits and . _ : / - (starting with a letter or digit).'));
 
 /** An IANA zone name ("Europe/Berlin") or a fixed offset ("UTC+05:30"). */
-export const ZoneNameSchema = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^(?:[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*|UTC[+-]\d{2}:\d{2})$/, 'A time zone is an IANA name like "Europe/Berlin" or an offset like "UTC+05:30".');
+export const ZoneNameSchema = z.string().check(z.regex(ZONE_PATTERN, 'A time zone is an IANA name like "Europe/Berlin" or an offset like "UTC+05:30".'));
 
 /** Event id: `${at}-${random}`; unique across devices, sortable by time. */
-export const EventIdSchema = z.string().regex(/^\d{1,15}-[a-z0-9]{4,32}$/, 'An event id is "<epoch ms>-<random a-z0-9>".');
+export const EventIdSchema = z.string().check(z.regex(EVENT_ID_PATTERN, 'An event id is "<epoch ms>-<random a-z0-9>".'));
+
+/** An integer in [lo, hi], checked in one step (one check is cheaper than int + min + max). */
+const intIn = (lo: number, hi: number, what: string) =>
+  z.number().check(z.refine((n) => Number.isInteger(n) && n >= lo && n <= hi, `${what} must be a whole number from ${lo} to ${hi}.`));
+const duration = z.number().check(z.refine((n) => n >= 0 && n <= MAX_DURATION_MS, 'A duration is 0 to 86,400,000 ms.'));
 
 const base = {
   /** Unique id, `${at}-${random}`; also the storage key (after the `e:` prefix). */
   id: EventIdSchema,
   /** When it happened, epoch ms (UTC). */
-  at: z.number().int().min(0).max(8.64e15),
+  at: intIn(0, MAX_EPOCH_MS, 'at'),
   /** The zone the device was in when it happened (IANA name, or UTC±hh:mm). */
   tz: ZoneNameSchema,
   /** The device's UTC offset in minutes at `at` (east positive: Berlin summer = 120). */
-  offsetMin: z.number().int().min(-840).max(840),
+  offsetMin: intIn(-840, 840, 'offsetMin'),
 };
 
-const context = z.enum(['card', 'practice', 'review', 'retake', 'lab']);
+const context = z.enum(CONTEXTS);
 
 /** A question answered (from 'saturate:answer'). */
 export const AnswerEventSchema = z.strictObject({
@@ -49,13 +65,13 @@ export const AnswerEventSchema = z.strictObject({
   cardId: RefSchema,
   topic: RefSchema,
   /** Option keys picked, or the number typed. */
-  choice: z.union([z.array(z.string().max(8).regex(NO_CONTROL)).max(16), z.number()]),
+  choice: z.union([z.array(z.string().check(z.regex(CHOICE_PATTERN, 'An option key is at most 8 printable characters.'))).check(z.maxLength(16)), z.number()]),
   correct: z.boolean(),
   /** Milliseconds from showing the question to answering. */
-  timeMs: z.number().min(0).max(8.64e7),
+  timeMs: duration,
   context,
   /** The question kind when the recorder knew it; otherwise inferred from `choice` (see review.ts). */
-  kind: z.enum(['single', 'multiple', 'numeric']).optional(),
+  kind: z.optional(z.enum(KINDS)),
 });
 
 /** A card read to its end (from 'saturate:card-read'). */
@@ -70,9 +86,9 @@ export const QuizDoneEventSchema = z.strictObject({
   type: z.literal('quiz-done'),
   context,
   quizId: RefSchema,
-  total: z.number().int().min(0).max(10_000),
-  correct: z.number().int().min(0).max(10_000),
-  durationMs: z.number().min(0).max(8.64e7),
+  total: intIn(0, 10_000, 'total'),
+  correct: intIn(0, 10_000, 'correct'),
+  durationMs: duration,
 });
 
 /** A lab completed (from 'saturate:lab-done'). */
@@ -82,7 +98,7 @@ export const LabDoneEventSchema = z.strictObject({
   labId: RefSchema,
   /** Whether the lab's checks passed. */
   passed: z.boolean(),
-  durationMs: z.number().min(0).max(8.64e7),
+  durationMs: duration,
 });
 
 /** "Undo last answer": the target answer no longer counts anywhere (stats, streak, schedule). */
@@ -91,7 +107,7 @@ export const UndoEventSchema = z.strictObject({ ...base, type: z.literal('undo')
 /** Any record of the log; `type` decides its shape. */
 export const ProgressEventSchema = z
   .discriminatedUnion('type', [AnswerEventSchema, CardReadEventSchema, SavedEventSchema, QuizDoneEventSchema, LabDoneEventSchema, UndoEventSchema])
-  .refine((e) => e.id.startsWith(`${e.at}-`), { message: 'An event id must start with its `at` ("<at>-<random>").', path: ['id'] });
+  .check(z.refine((e) => e.id.startsWith(`${e.at}-`), { message: 'An event id must start with its `at` ("<at>-<random>").', path: ['id'] }));
 
 export type AnswerEvent = z.output<typeof AnswerEventSchema>;
 export type CardReadEvent = z.output<typeof CardReadEventSchema>;
@@ -102,6 +118,20 @@ export type UndoEvent = z.output<typeof UndoEventSchema>;
 export type ProgressEvent = z.output<typeof ProgressEventSchema>;
 export type ProgressEventType = ProgressEvent['type'];
 
+/** What `parseEvent` returns: the event, or the zod issues. */
+export type EventParse = { success: true; data: ProgressEvent } | { success: false; error: { issues: readonly z.core.$ZodIssue[] } };
+
+/**
+ * Validates one record against `ProgressEventSchema`. A well-formed answer (the bulk of any log)
+ * is accepted by a plain-JS check that tests the same rules (./fast-answer.ts; a property test
+ * shows it never accepts what the schema refuses), ~5× cheaper; everything else goes through zod,
+ * which also writes the messages for anything refused.
+ */
+export function parseEvent(raw: unknown): EventParse {
+  if (isValidAnswerFast(raw)) return { success: true, data: raw };
+  return ProgressEventSchema.safeParse(raw);
+}
+
 /** Where an event happened: zone name and the offset then. */
 export interface Zone {
   tz: string;
@@ -110,21 +140,21 @@ export interface Zone {
 
 /** The `meta` record: schema version and housekeeping. */
 export const MetaSchema = z.strictObject({
-  schemaVersion: z.number().int().min(1),
+  schemaVersion: z.int().check(z.minimum(1)),
   /** When `navigator.storage.persist()` was asked (epoch ms), and what it answered. */
-  persistRequestedAt: z.number().int().optional(),
-  persistGranted: z.boolean().optional(),
+  persistRequestedAt: z.optional(z.int()),
+  persistGranted: z.optional(z.boolean()),
 });
 export type Meta = z.output<typeof MetaSchema>;
 
 /** A record that failed validation, kept (never dropped) under `q:<original key>`. */
 export const QuarantineSchema = z.strictObject({
-  key: z.string().max(1000),
+  key: z.string().check(z.maxLength(1000)),
   /** The record as it was read. */
   value: z.unknown(),
   /** What failed, for the progress page. */
-  reason: z.string().max(2000),
-  quarantinedAt: z.number().int(),
+  reason: z.string().check(z.maxLength(2000)),
+  quarantinedAt: z.int(),
 });
 export type QuarantinedRecord = z.output<typeof QuarantineSchema>;
 
@@ -133,10 +163,10 @@ export function compareEvents(a: { at: number; id: string }, b: { at: number; id
   return a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
-/** Summarizes a zod error in one line: the first issues with their paths. */
-export function describeIssues(error: z.ZodError, max = 3): string {
+/** Summarizes zod issues in one line: the first issues with their paths. */
+export function describeIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }, max = 3): string {
   return error.issues
     .slice(0, max)
-    .map((i) => `${i.path.length ? i.path.join('.') : '(record)'}: ${i.message}`)
+    .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(record)'}: ${i.message}`)
     .join('; ');
 }

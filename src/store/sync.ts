@@ -3,14 +3,14 @@
  * themselves (the receiver validates them and merges by id, no IndexedDB read); where it is
  * missing (Safari < 15.4), a localStorage write fires a `storage` event and the others reload.
  */
-import { z } from 'zod';
-import { ProgressEventSchema, type ProgressEvent } from './schema.ts';
+import * as z from 'zod/mini';
+import { parseEvent, type ProgressEvent } from './schema.ts';
 
 export const CHANNEL_NAME = 'saturate-progress';
 const PING_KEY = 'saturate-progress-ping';
 
 const MessageSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('events'), from: z.string(), events: z.array(z.unknown()).max(100_000) }),
+  z.strictObject({ kind: z.literal('events'), from: z.string(), events: z.array(z.unknown()).check(z.maxLength(100_000)) }),
   z.strictObject({ kind: z.literal('reload'), from: z.string() }),
 ]);
 
@@ -34,7 +34,7 @@ export function joinTabs(onEvents: (events: ProgressEvent[]) => void, onReload: 
     if (msg.data.kind === 'reload') return onReload();
     const events: ProgressEvent[] = [];
     for (const raw of msg.data.events) {
-      const e = ProgressEventSchema.safeParse(raw);
+      const e = parseEvent(raw);
       if (!e.success) return onReload(); // the database is the truth: read it (and quarantine there)
       events.push(e.data);
     }

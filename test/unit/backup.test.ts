@@ -2,7 +2,9 @@ import { afterEach, describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { answer, freshStore, rawAll, T0 } from './store-helpers.ts';
 import { applyImport, closeProgress, exportBackup, loadProgress, openProgress, previewImport, recordAnswer, toggleSaved, type UseStore } from '../../src/store/progress.ts';
-import { BACKUP_FORMAT, MAX_BACKUP_BYTES, parseBackup } from '../../src/lib/backup.ts';
+import { BACKUP_FORMAT, backupToText, createBackup, MAX_BACKUP_BYTES, parseBackup } from '../../src/lib/backup.ts';
+import { makeAnswerEvents } from '../../bench/progress.ts';
+import type { ProgressEvent } from '../../src/store/schema.ts';
 
 const opened: UseStore[] = [];
 afterEach(async () => {
@@ -74,7 +76,7 @@ describe('refusing bad files', () => {
     ['a nested constructor key', JSON.stringify(valid([{ ...ev, choice: { constructor: { prototype: 1 } } }])), /"constructor"/],
     ['deep nesting', JSON.stringify(valid([[[[[[[[1]]]]]]]])), /nesting/],
     ['two records with one id', JSON.stringify(valid([ev, { ...ev, cardId: 'meters/b' }])), /share the id/],
-    ['over 10 MB', ' '.repeat(MAX_BACKUP_BYTES + 1), /larger than 10 MB/],
+    ['over 32 MB', ' '.repeat(MAX_BACKUP_BYTES + 1), /larger than 32 MB/],
   ];
   test.each(cases)('refuses %s with a clear message and changes nothing', async (_name, text, message) => {
     const store = await storeWith(2);
@@ -86,8 +88,24 @@ describe('refusing bad files', () => {
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
 
-  test('refuses a 50 MB file before parsing it', () => {
-    expect(parseBackup('x'.repeat(50 * 1024 * 1024))).toMatchObject({ ok: false, code: 'too-large' });
+  test('refuses a 50 MB file before parsing it, saying why', () => {
+    expect(MAX_BACKUP_BYTES).toBe(32 * 1024 * 1024);
+    expect(parseBackup('x'.repeat(50 * 1024 * 1024))).toMatchObject({ ok: false, code: 'too-large', message: expect.stringMatching(/larger than 32 MB/) });
+  });
+
+  test("accepts a heavy learner's own export (50,000 answers, ~11.4 MB)", () => {
+    const events = makeAnswerEvents(50_000);
+    const text = backupToText(createBackup(events, T0));
+    expect(text.length).toBeGreaterThan(10 * 1024 * 1024);
+    const parsed = parseBackup(text);
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect(parsed.file.events).toHaveLength(50_000);
+  });
+
+  test('names the damaged event and field of a refused file', () => {
+    const events = makeAnswerEvents(3);
+    const text = backupToText(createBackup([events[0]!, { ...events[1]!, timeMs: -5 } as ProgressEvent, events[2]!], T0));
+    expect(parseBackup(text)).toMatchObject({ ok: false, code: 'wrong-shape', message: expect.stringMatching(/events\.1\.timeMs/) });
   });
 
   test('property: no string makes the parser throw', () => {

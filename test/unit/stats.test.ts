@@ -22,6 +22,11 @@ describe('computeStats', () => {
     expect(s.heatmap.reduce((n, d) => n + d.answers, 0)).toBe(2); // the 84-days-ago answer is outside
   });
 
+  test('a card read twice in a day counts once in the heatmap', () => {
+    const events = sorted([read('meters', 'meters/a', NOW - 3000), read('meters', 'meters/a', NOW - 2000), read('meters', 'meters/b', NOW - 1000)]);
+    expect(computeStats(events, NOW, { tz: 'Europe/Berlin' }).heatmap.at(-1)).toMatchObject({ cardsRead: 2 });
+  });
+
   test('gives accuracy and distinct cards read per topic, with deck totals', () => {
     const events = sorted([ans('meters', NOW - 5, true), ans('meters', NOW - 4, false), ans('meters', NOW - 3, true), ans('meters', NOW - 2, true), read('meters', 'meters/a', NOW - 9), read('meters', 'meters/a', NOW - 8), read('serving', 'serving/b', NOW - 7)]);
     const cards = [{ id: 'meters/a', topic: 'meters' }, { id: 'meters/b', topic: 'meters' }, { id: 'tooling/x', topic: 'tooling' }];

@@ -32,6 +32,12 @@ describe('activeDays', () => {
     expect(days([...four, answer('2026-05-04T22:00:00+02:00', 'Europe/Berlin')])).toEqual(['2026-05-04']);
   });
 
+  test('a completed lab counts the day on its own; a saved card does not', () => {
+    expect(days([{ type: 'lab-done', at: Date.parse('2026-05-06T20:00:00+02:00'), tz: 'Europe/Berlin', passed: true }])).toEqual(['2026-05-06']);
+    expect(days([{ type: 'lab-done', at: Date.parse('2026-05-06T20:00:00+02:00'), tz: 'Europe/Berlin', passed: false }])).toEqual([]);
+    expect(days([{ type: 'save', at: Date.parse('2026-05-06T20:00:00+02:00'), tz: 'Europe/Berlin' }])).toEqual([]);
+  });
+
   test('uses the recorded offset when there is one', () => {
     // 23:30 local at +14:00 is still the 4th there, though it is the 4th 09:30 UTC.
     expect(days([{ type: 'card-read', at: Date.parse('2026-05-04T09:30:00Z'), tz: 'Pacific/Kiritimati', offsetMin: 840 }])).toEqual(['2026-05-04']);

@@ -1,0 +1,152 @@
+/**
+ * The progress page: streak, 12-week heatmap, accuracy and cards read per topic, weakest topics,
+ * reviews due in the next 7 days, storage, and backup export/import. Every number is computed from
+ * the events stored on this device (src/store), and updates when another tab records something.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { progressStore } from '../client/progress-boot.ts';
+import type { ProgressSnapshot } from '../store/progress.ts';
+import { longDay, plural, percent } from '../lib/progress-text.ts';
+import { Heatmap } from './progress/Heatmap.tsx';
+import { TopicTable, type TopicInfo } from './progress/TopicTable.tsx';
+import { StoragePanel } from './progress/StoragePanel.tsx';
+import { BackupPanel } from './progress/BackupPanel.tsx';
+
+interface Props {
+  /** Every card: id and topic, for "cards read of total". */
+  cards: { id: string; topic: string }[];
+  /** Topic ids and titles, in deck order. */
+  topics: TopicInfo[];
+}
+
+type Store = Awaited<ReturnType<typeof progressStore>>;
+
+export default function ProgressDashboard({ cards, topics }: Props) {
+  const [store, setStore] = useState<Store | null>(null);
+  const [snapshot, setSnapshot] = useState<ProgressSnapshot | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    let off = () => {};
+    progressStore().then(
+      (p) => {
+        setStore(p);
+        off = p.watchProgress(setSnapshot);
+      },
+      () => setFailed(true),
+    );
+    return () => off();
+  }, []);
+
+  const view = useMemo(() => {
+    if (!store || !snapshot) return null;
+    const now = Date.now();
+    const tz = store.deviceZoneName(now);
+    const start = performance.now();
+    const stats = store.computeStats(snapshot, now, { cards, tz });
+    const streak = store.streakOf(snapshot, now, tz);
+    store.measure('saturate:compute-stats', start);
+    return { stats, streak };
+  }, [store, snapshot, cards]);
+
+  if (failed) return <p className="notice bad" role="alert">Your progress could not be loaded (the app's files are missing). Reload the page while online.</p>;
+  if (!store || !snapshot || !view) return <p className="muted" aria-busy="true">Loading your progress…</p>;
+  const { stats, streak } = view;
+  const dueTotal = stats.reviewsDue.reduce((t, d) => t + d.count, 0);
+
+  return (
+    <div data-testid="dashboard" data-events={snapshot.events.length}>
+      <section className="panel" aria-labelledby="streak-h">
+        <h2 id="streak-h">Streak</h2>
+        <dl className="stat-row">
+          <div>
+            <dt>Current</dt>
+            <dd data-testid="streak-current">{plural(streak.current, 'day')}</dd>
+          </div>
+          <div>
+            <dt>Longest</dt>
+            <dd data-testid="streak-longest">{plural(streak.longest, 'day')}</dd>
+          </div>
+          <div>
+            <dt>Freezes held</dt>
+            <dd data-testid="streak-freezes">{streak.freezesHeld} of 2</dd>
+          </div>
+        </dl>
+        <p className="muted">
+          {streak.todayDone ? 'Today counts.' : 'Today counts once you read a card to the end or answer 5 questions.'} One freeze is earned per 7 days in a row (2 at most) and covers a missed day
+          on its own.
+          {streak.frozenDays.length > 0 && ` Freezes used: ${streak.frozenDays.map(longDay).join(', ')}.`}
+        </p>
+      </section>
+
+      <section className="panel" aria-labelledby="totals-h">
+        <h2 id="totals-h">So far</h2>
+        <dl className="stat-row">
+          <div>
+            <dt>Answered</dt>
+            <dd data-testid="total-answers">{stats.totals.answers}</dd>
+          </div>
+          <div>
+            <dt>Right</dt>
+            <dd data-testid="total-accuracy">{percent(stats.totals.answers ? stats.totals.correct / stats.totals.answers : null)}</dd>
+          </div>
+          <div>
+            <dt>Cards read</dt>
+            <dd data-testid="total-cards">
+              {stats.totals.cardsRead} of {cards.length}
+            </dd>
+          </div>
+          <div>
+            <dt>Quizzes</dt>
+            <dd>{stats.totals.quizzes}</dd>
+          </div>
+          <div>
+            <dt>Labs completed</dt>
+            <dd data-testid="total-labs">{new Set(snapshot.events.flatMap((e) => (e.type === 'lab-done' && e.passed ? [e.labId] : []))).size}</dd>
+          </div>
+        </dl>
+      </section>
+
+      <section className="panel" aria-labelledby="activity-h">
+        <h2 id="activity-h">Last 12 weeks</h2>
+        <Heatmap days={stats.heatmap} />
+      </section>
+
+      <section className="panel" aria-labelledby="topics-h">
+        <h2 id="topics-h">By topic</h2>
+        <TopicTable topics={stats.topics} weakest={stats.weakest} names={topics} />
+      </section>
+
+      <section className="panel" aria-labelledby="due-h">
+        <h2 id="due-h">Reviews due</h2>
+        <p data-testid="due-total">
+          {plural(dueTotal, 'review')} in the next 7 days. {stats.reviewsDue[0]!.count > 0 && <a href="/review/">Review {stats.reviewsDue[0]!.count} now</a>}
+        </p>
+        <table className="data-table">
+          <caption className="sr-only">Reviews due per day, next 7 days</caption>
+          <tbody>
+            {stats.reviewsDue.map((d, i) => (
+              <tr key={d.day}>
+                <th scope="row">{i === 0 ? 'Today (and overdue)' : longDay(d.day)}</th>
+                <td className="num">{d.count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p>
+          <a href="/review/?mode=retake">Retake mistakes</a>
+        </p>
+      </section>
+
+      <section className="panel" aria-labelledby="storage-h">
+        <h2 id="storage-h">On this device</h2>
+        <StoragePanel snapshot={snapshot} estimate={store.storageEstimate} />
+      </section>
+
+      <section className="panel" aria-labelledby="backup-h">
+        <h2 id="backup-h">Backup</h2>
+        <BackupPanel api={store} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * The review page: the FSRS queue (due questions first, most overdue first, then new ones) served
+ * through the Quiz in `context="review"` with "Undo last answer", and a one-tap "Retake mistakes"
+ * quiz (every question answered wrong and not answered right since, `context="retake"`).
+ * Mode is in the URL (?mode=retake) so it can be linked. The bank is /bank.json (precached).
+ */
+import { useCallback, useEffect, useState } from 'react';
+import Quiz from './Quiz.tsx';
+import { progressStore } from '../client/progress-boot.ts';
+import type { QuizQuestion } from '../lib/quiz.ts';
+
+interface Props {
+  /** URL of the question bank JSON. */
+  bankUrl: string;
+}
+
+type Mode = 'review' | 'retake';
+type Session = { mode: Mode; questions: QuizQuestion[]; due: number; fresh: number; retake: number; key: string };
+type State = { status: 'loading' } | { status: 'error'; message: string } | ({ status: 'ready' } & Session);
+
+/** A short stable hash of the question ids, so a reload resumes the same session only. */
+function idsKey(qs: readonly { id: string }[]): string {
+  let h = 0x811c9dc5;
+  for (const q of qs) for (let i = 0; i < q.id.length; i++) h = Math.imul(h ^ q.id.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
+}
+
+async function buildSession(bank: QuizQuestion[], mode: Mode): Promise<Session> {
+  const p = await progressStore();
+  const queue = await p.getReviewQueue(bank, Date.now());
+  const byId = new Map(bank.map((q) => [q.id, q]));
+  const mistakes = (await p.getRetakeQuestionIds()).map((id) => byId.get(id)).filter((q): q is QuizQuestion => q !== undefined);
+  const questions = mode === 'retake' ? mistakes : queue.items;
+  return { mode, questions, due: queue.due.length, fresh: queue.fresh.length, retake: mistakes.length, key: `${mode}:${idsKey(questions)}` };
+}
+
+export default function ReviewSession({ bankUrl }: Props) {
+  const [state, setState] = useState<State>({ status: 'loading' });
+  const [bank, setBank] = useState<QuizQuestion[] | null>(null);
+
+  const start = useCallback(async (b: QuizQuestion[], mode: Mode) => {
+    const url = new URL(window.location.href);
+    if (mode === 'retake') url.searchParams.set('mode', 'retake');
+    else url.searchParams.delete('mode');
+    history.replaceState(history.state, '', url);
+    setState({ status: 'ready', ...(await buildSession(b, mode)) });
+  }, []);
+
+  useEffect(() => {
+    const mode: Mode = new URL(window.location.href).searchParams.get('mode') === 'retake' ? 'retake' : 'review';
+    fetch(bankUrl)
+      .then((r) => {
+        if (!r.ok) throw new Error(`the question bank answered ${r.status}`);
+        return r.json() as Promise<QuizQuestion[]>;
+      })
+      .then(async (b) => {
+        setBank(b);
+        await start(b, mode);
+      })
+      .catch((e: Error) => setState({ status: 'error', message: `Could not load the questions (${e.message}). Check your connection and reload.` }));
+  }, [bankUrl, start]);
+
+  if (state.status === 'loading')
+    return (
+      <section className="quiz" aria-busy="true">
+        <p className="muted">Loading your review…</p>
+      </section>
+    );
+  if (state.status === 'error')
+    return (
+      <section className="quiz">
+        <p className="error" role="alert">
+          {state.message}
+        </p>
+      </section>
+    );
+
+  const retakeLabel = state.retake ? `Retake mistakes (${state.retake})` : 'No mistakes to retake';
+  return (
+    <>
+      <div className="review-head">
+        {state.mode === 'review' ? (
+          <p className="muted" data-testid="review-counts">
+            {state.due} due for review, then {state.fresh} new.
+          </p>
+        ) : (
+          <p className="muted" data-testid="review-counts">
+            {state.retake} questions you got wrong and have not got right since.
+          </p>
+        )}
+        <div className="actions">
+          {state.mode === 'review' ? (
+            <button type="button" className="button secondary" disabled={!state.retake} onClick={() => bank && void start(bank, 'retake')}>
+              {retakeLabel}
+            </button>
+          ) : (
+            <button type="button" className="button secondary" onClick={() => bank && void start(bank, 'review')}>
+              Back to review
+            </button>
+          )}
+        </div>
+      </div>
+      {state.questions.length === 0 ? (
+        <section className="quiz">
+          <p>{state.mode === 'review' ? 'Nothing is due. Come back later, or take a practice quiz.' : 'No mistakes to retake: every question you got wrong you have since got right.'}</p>
+          <p>
+            <a className="button" href="/practice/">
+              Practice quiz
+            </a>
+          </p>
+        </section>
+      ) : (
+        <Quiz
+          key={state.key}
+          title={state.mode === 'review' ? 'Review' : 'Retake mistakes'}
+          quizId={state.key}
+          context={state.mode}
+          questions={state.questions}
+          seed={state.key}
+          allowUndo
+          links={[{ href: '/progress/', label: 'Your progress' }]}
+        />
+      )}
+    </>
+  );
+}

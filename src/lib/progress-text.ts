@@ -1,0 +1,52 @@
+/**
+ * Words and numbers for the learner's progress: labels for the streak badge, the week strip and
+ * the progress page. Pure (no DOM).
+ */
+import type { DayStatus, StreakSummary } from './streak.ts';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The streak badge's accessible label.
+ * @example streakLabel({ current: 3, todayDone: true, freezesHeld: 1, ... }) // "Streak: 3 days, today done. 1 freeze held. Open your progress."
+ */
+export function streakLabel(s: Pick<StreakSummary, 'current' | 'todayDone' | 'freezesHeld'>): string {
+  const today = s.current === 0 ? 'Read a card or answer 5 questions to start one' : s.todayDone ? 'today done' : 'keep it going today';
+  const freezes = s.freezesHeld ? ` ${plural(s.freezesHeld, 'freeze')} held.` : '';
+  return `Streak: ${plural(s.current, 'day')}, ${today}.${freezes} Open your progress.`;
+}
+
+/** What a day of the week strip says to a screen reader. */
+export const DAY_STATUS_TEXT: Record<DayStatus, string> = {
+  active: 'done',
+  frozen: 'missed, covered by a streak freeze',
+  missed: 'not done',
+  pending: 'not done yet',
+};
+
+/** Visible mark for each day status (so the strip does not rely on colour). */
+export const DAY_STATUS_MARK: Record<DayStatus, string> = { active: '✓', frozen: '❄', missed: '·', pending: '' };
+
+/** "Mon", "Tue"... for weekday 0 (Monday) to 6. */
+export const WEEKDAY_SHORT = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
+
+/** "Monday 30 March" from "2026-03-30" (the date as written, no zone arithmetic). */
+export function longDay(iso: string): string {
+  const d = new Date(`${iso}T12:00:00Z`);
+  return d.toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
+}
+
+/** Bytes as "1.2 MB". */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(1)} GB`;
+}
+
+/** 0.734 → "73%"; null → "–". */
+export function percent(x: number | null): string {
+  return x === null ? '–' : `${Math.round(x * 100)}%`;
+}
+
+export { plural };

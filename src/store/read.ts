@@ -1,0 +1,87 @@
+/**
+ * Reading the store's records back: validate every one (events, chunks, meta, quarantine, cache,
+ * the v1 record), decide what to quarantine and migrate. Pure: the caller writes `puts`/`dels`.
+ * See progress.ts for the key layout and chunks.ts for chunks.
+ */
+import { CACHE_KEY } from './cache.ts';
+import { isChunkKey, MAX_CHUNK_ITEMS } from './chunks.ts';
+import { CURRENT_SCHEMA_VERSION, migrateV1, V1_KEY } from './migrations.ts';
+import { describeIssues, MetaSchema, parseEvent, QuarantineSchema, type Meta, type ProgressEvent, type QuarantinedRecord } from './schema.ts';
+
+export const eventKey = (id: string) => `e:${id}`;
+
+/** What the records hold, and the writes that tidy them up. */
+export interface ReadResult {
+  /** Every valid event once (a union by id over singles and chunks), unsorted. */
+  events: ProgressEvent[];
+  /** The valid events read from single `e:` keys (to compact). */
+  singles: ProgressEvent[];
+  /** Records failing validation now, plus those quarantined before. */
+  quarantined: QuarantinedRecord[];
+  puts: [string, unknown][];
+  dels: string[];
+  meta: { success: true; data: Meta } | { success: false };
+  /** Written by a newer release: read, never changed. */
+  newer: boolean;
+  cacheRaw: unknown;
+}
+
+/** Classifies every [key, value] read from the store. `clock` stamps quarantines; `tz` dates v1 records. */
+export function readRecords(entries: readonly [string, unknown][], clock: () => number, tz: string): ReadResult {
+  const events: ProgressEvent[] = [];
+  const seen = new Set<string>();
+  const singles: ProgressEvent[] = [];
+  const keep = (e: ProgressEvent) => {
+    if (seen.has(e.id)) return; // in a chunk and a single, or two chunks: the union by id
+    seen.add(e.id);
+    events.push(e);
+  };
+  const quarantined: QuarantinedRecord[] = [];
+  const puts: [string, unknown][] = [];
+  const dels: string[] = [];
+  const quarantine = (key: string, value: unknown, reason: string) => {
+    const q: QuarantinedRecord = { key, value, reason, quarantinedAt: clock() };
+    quarantined.push(q);
+    puts.push([`q:${key}`, q]);
+    if (!key.includes('#')) dels.push(key);
+  };
+  const metaRaw = entries.find(([k]) => k === 'meta')?.[1];
+  const meta = MetaSchema.safeParse(metaRaw);
+  const newer = meta.success && meta.data.schemaVersion > CURRENT_SCHEMA_VERSION;
+  let cacheRaw: unknown;
+  for (const [key, value] of entries) {
+    if (key.startsWith('e:')) {
+      const e = parseEvent(value);
+      if (e.success && eventKey(e.data.id) === key) (keep(e.data), singles.push(e.data));
+      else if (!newer) quarantine(key, value, e.success ? `stored under ${key} but its id is ${e.data.id}` : describeIssues(e.error));
+    } else if (isChunkKey(key)) {
+      if (!Array.isArray(value) || value.length > MAX_CHUNK_ITEMS) {
+        if (!newer) quarantine(key, value, `a chunk must be a list of at most ${MAX_CHUNK_ITEMS} events`);
+        continue;
+      }
+      const good: ProgressEvent[] = [];
+      value.forEach((item: unknown, i) => {
+        const e = parseEvent(item);
+        if (e.success) (good.push(e.data), keep(e.data));
+        else if (!newer) quarantine(`${key}#${i}`, item, describeIssues(e.error));
+      });
+      if (good.length < value.length && !newer) {
+        if (good.length) puts.push([key, good]); // the chunk without what was quarantined
+        else dels.push(key);
+      }
+    } else if (key.startsWith('q:')) {
+      const q = QuarantineSchema.safeParse(value);
+      quarantined.push(q.success ? q.data : { key, value, reason: 'unreadable quarantine record', quarantinedAt: 0 });
+    } else if (key === CACHE_KEY) cacheRaw = value;
+    else if (key === 'meta') {
+      if (!meta.success && metaRaw !== undefined) quarantine(key, value, describeIssues(meta.error));
+    } else if (key === V1_KEY && !newer && !(meta.success && meta.data.schemaVersion >= 2)) {
+      const m = migrateV1(value, tz, clock());
+      const have = new Set(entries.map(([k]) => k));
+      for (const e of m.events) if (!have.has(eventKey(e.id))) (keep(e), puts.push([eventKey(e.id), e]));
+      m.rejected.forEach((r, i) => quarantine(`${r.where}#${i}`, r.value, r.reason));
+      dels.push(V1_KEY);
+    } else if (!newer) quarantine(key, value, 'not a record this version of Saturate knows');
+  }
+  return { events, singles, quarantined, puts, dels, meta: meta.success ? { success: true, data: meta.data } : { success: false }, newer, cacheRaw };
+}
