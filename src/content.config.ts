@@ -9,6 +9,7 @@ import type { Loader } from 'astro/loaders';
 import { CardSchema } from './schemas/card.ts';
 import { CuratedQuizSchema, GlossaryTermSchema } from './schemas/quiz.ts';
 import { checkDeck, type DeckEntry } from './lib/deck-check.ts';
+import { LabSchema } from './schemas/lab.ts';
 
 const slugOf = (entry: string) => entry.replace(/\\/g, '/').split('/').pop()!.replace(/\.md$/, '');
 
@@ -48,4 +49,7 @@ const quizzes = defineCollection({ loader: glob({ pattern: '*.yaml', base: './co
 /** Glossary terms, each linking to the card that explains it (checked in src/data/deck.ts). */
 const glossary = defineCollection({ loader: file('content/glossary.yaml'), schema: GlossaryTermSchema });
 
-export const collections = { cards, quizzes, glossary };
+/** Hands-on labs in content/labs/<slug>.md; cross-file checks (cards, question ids) run in src/data/labs.ts. */
+const labs = defineCollection({ loader: glob({ pattern: '*.md', base: './content/labs' }), schema: LabSchema });
+
+export const collections = { cards, quizzes, glossary, labs };

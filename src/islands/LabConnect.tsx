@@ -1,0 +1,121 @@
+/**
+ * The connect panel: run the simulator in this page, or paste the lab server's URL (with its
+ * token, remembered on this device). The banner says plainly whether the data is REAL or
+ * SIMULATED and from which GPU.
+ */
+import { useId, useState } from 'react';
+import type { SourceInfo } from './LabSource.ts';
+
+export interface LabConnectProps {
+  source: SourceInfo | null;
+  status: string;
+  error: string;
+  serverUrl: string;
+  /** Show the server form at once (the page was opened with ?server= or ?token=). */
+  serverFirst: boolean;
+  speed: number;
+  gpuIndex: number;
+  onServerUrl: (url: string) => void;
+  onStartSim: () => void;
+  onConnect: () => void;
+  onStop: () => void;
+  onSpeed: (speed: number) => void;
+  onGpu: (index: number) => void;
+}
+
+/** "REAL GPU · NVIDIA A100 … via 127.0.0.1:8790" and friends. */
+export function sourceBanner(s: SourceInfo, gpuIndex: number): { tag: 'REAL' | 'SIMULATED'; text: string } {
+  const gpu = s.devices[gpuIndex]?.name ?? 'no GPU';
+  if (s.kind === 'page-sim') return { tag: 'SIMULATED', text: `in this page, no server · ${gpu} (simulated) · ${s.source}` };
+  const host = (s.origin ?? '').replace(/^https?:\/\//, '');
+  return s.simulated
+    ? { tag: 'SIMULATED', text: `by the lab server at ${host} · ${s.source} · ${gpu}${s.reason ? ` · ${s.reason}` : ''}` }
+    : { tag: 'REAL', text: `${gpu} · via the lab server at ${host} (${s.source})` };
+}
+
+/** The connect panel: start the in-page simulator or connect the lab server. */
+export default function LabConnect(p: LabConnectProps) {
+  const id = useId();
+  const [toggled, setOpen] = useState<boolean | null>(null);
+  const open = toggled ?? p.serverFirst;
+  const banner = p.source ? sourceBanner(p.source, p.gpuIndex) : null;
+  return (
+    <section className="lab-panel lab-connect" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Data source</h2>
+      {banner && p.source ? (
+        <>
+          <p className="lab-banner" data-tag={banner.tag} role="status">
+            <strong className="lab-tag">{banner.tag}</strong> <span>{banner.text}</span>
+            {p.status && p.status !== 'connected' ? <span className="muted"> · {p.status}</span> : null}
+          </p>
+          <div className="lab-controls">
+            {p.source.kind === 'page-sim' && (
+              <label>
+                Speed{' '}
+                <select value={p.speed} onChange={(e) => p.onSpeed(Number(e.target.value))}>
+                  {[1, 2, 5, 10].map((s) => (
+                    <option key={s} value={s}>
+                      {s}×
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            {p.source.devices.length > 1 && (
+              <label>
+                GPU{' '}
+                <select value={p.gpuIndex} onChange={(e) => p.onGpu(Number(e.target.value))}>
+                  {p.source.devices.map((d, i) => (
+                    <option key={d.uuid} value={i}>
+                      {i}: {d.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            <button type="button" className="button secondary" onClick={p.onStop}>
+              Stop
+            </button>
+          </div>
+        </>
+      ) : (
+        <>
+          <p>No server needed: the simulator runs in this page, even offline. Or connect the lab server to use your own GPU.</p>
+          <div className="actions">
+            <button type="button" className="button" onClick={p.onStartSim}>
+              Start the simulation
+            </button>
+            <button type="button" className="button secondary" aria-expanded={open} aria-controls={`${id}-server`} onClick={() => setOpen(!open)}>
+              Use a lab server
+            </button>
+          </div>
+          <form
+            id={`${id}-server`}
+            hidden={!open}
+            className="lab-server-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              p.onConnect();
+            }}
+          >
+            <label htmlFor={`${id}-url`}>Lab server URL, with its token</label>
+            <p className="muted" id={`${id}-help`}>
+              Run <code>npm run lab</code> on the GPU machine and paste the URL it prints (<code>http://127.0.0.1:8790/?token=…</code>). It is remembered on this device.
+            </p>
+            <div className="lab-url-row">
+              <input id={`${id}-url`} type="url" inputMode="url" autoComplete="off" spellCheck={false} aria-describedby={`${id}-help`} value={p.serverUrl} onChange={(e) => p.onServerUrl(e.target.value)} placeholder="http://127.0.0.1:8790/?token=…" />
+              <button type="submit" className="button">
+                Connect
+              </button>
+            </div>
+          </form>
+        </>
+      )}
+      {p.error && (
+        <p className="error" role="alert">
+          {p.error}
+        </p>
+      )}
+    </section>
+  );
+}

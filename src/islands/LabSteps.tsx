@@ -1,0 +1,92 @@
+/**
+ * The lab's steps with each check's live state: passed, failing, waiting for its window, or
+ * "can't tell" (a metric this source does not give). The live step shows the fix control in
+ * the in-page simulator, the restart command for a server simulation, or the command to run on
+ * a real GPU. State is spelled out in text, never by colour alone.
+ */
+import type { CheckResult, CheckState } from '../lib/checks.ts';
+import type { LabView } from '../lib/lab-run.ts';
+import type { SourceInfo } from './LabSource.ts';
+
+export interface LabStepsProps {
+  steps: LabView['steps'];
+  /** Index of the live step (steps.length when done). */
+  index: number;
+  /** The live step's result. */
+  result: CheckResult | null;
+  source: SourceInfo | null;
+  /** Whether the live step's fix is applied (in-page simulator). */
+  fixApplied: boolean;
+  onFix: () => void;
+}
+
+const STATE_TEXT: Record<CheckState, string> = { pass: 'Passing', fail: 'Not yet: failing', waiting: 'Collecting samples', unknown: "Can't tell" };
+
+function ResultTree({ r }: { r: CheckResult }) {
+  if (r.children.length === 0) return <span>{r.text}</span>;
+  return (
+    <ul className="lab-check-parts">
+      {r.children.map((c, i) => (
+        <li key={i} data-state={c.state}>
+          <span className="lab-badge" data-state={c.state}>{STATE_TEXT[c.state]}</span> <ResultTree r={c} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const knobText = (knobs: Record<string, number>): string => Object.entries(knobs).map(([k, v]) => `${k}=${v}`).join('&');
+
+/** The ordered step list with each live check's state and the fix control. */
+export default function LabSteps({ steps, index, result, source, fixApplied, onFix }: LabStepsProps) {
+  return (
+    <ol className="lab-steps">
+      {steps.map((s, i) => {
+        const live = i === index && source !== null;
+        const state = i < index ? 'done' : live ? (result?.state ?? 'waiting') : 'pending';
+        const label = i < index ? 'Passed' : live ? STATE_TEXT[result?.state ?? 'waiting'] : i === index ? 'Next: start a source above' : 'Not started';
+        return (
+          <li key={s.id} className="lab-step" data-step={s.id} data-state={state} aria-current={i === index ? 'step' : undefined}>
+            <h3>
+              <span className="lab-step-n">{i + 1}.</span> {s.title}{' '}
+              <span className="lab-badge" data-state={state} data-testid={`step-state-${s.id}`}>
+                {label}
+              </span>
+            </h3>
+            <div className="lab-instruction" dangerouslySetInnerHTML={{ __html: s.instructionHtml }} />
+            <p className="lab-check">
+              <span className="muted">Check:</span> {s.checkText}
+            </p>
+            {live && result && (
+              <div className="lab-result" data-state={result.state}>
+                <ResultTree r={result} />
+              </div>
+            )}
+            {live && source?.kind === 'page-sim' && s.fix && (
+              <div className="actions">
+                <button type="button" className="button" onClick={onFix} disabled={fixApplied} aria-pressed={fixApplied}>
+                  {fixApplied ? `Applied: ${s.fix.label}` : s.fix.label}
+                </button>
+              </div>
+            )}
+            {live && source?.kind === 'server' && source.simulated && s.fix && (
+              <p className="muted">
+                This server plays one fixed scenario. To apply the fix, restart it with{' '}
+                <code>npm run lab -- --source "sim:{s.fix.scenario}?{knobText(s.fix.knobs)}"</code> and connect again.
+              </p>
+            )}
+            {live && source?.kind === 'server' && !source.simulated && s.run && (
+              <p>
+                Run: <code>{s.run}</code>
+              </p>
+            )}
+            <details className="lab-hint">
+              <summary>Hint</summary>
+              <div dangerouslySetInnerHTML={{ __html: s.hintHtml }} />
+            </details>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,117 @@
+/**
+ * Window statistics of one GPU (plus the host and throughput beside it), the inputs of
+ * `diagnose()`. Pure. Means skip null readings; a metric with no reading at all is null.
+ */
+import type { StreamMessage } from '../protocol/metrics.ts';
+import { toPoint, type MetricId, type MetricPoint } from './lab-metrics.ts';
+
+/** Mean, spread and extremes of a metric. */
+export interface Spread {
+  n: number;
+  mean: number;
+  std: number;
+  min: number;
+  max: number;
+  /** 90th percentile: robust to a single noisy reading. */
+  p90: number;
+}
+
+/** What the diagnosis reads about one GPU over the window. */
+export interface GpuStats {
+  spanS: number;
+  util: Spread;
+  utilWhy: string | null;
+  memUtil: number | null;
+  powerW: number | null;
+  powerPct: number | null;
+  powerLimitW: number | null;
+  tempC: number | null;
+  clockMhz: number | null;
+  clockMaxMhz: number | null;
+  clockPct: number | null;
+  /** Share of samples with a power/thermal clock limit active; null when reasons are not reported. */
+  limitedFrac: number | null;
+  /** Each active clock event reason (GpuIdle excluded) and the share of samples it was active in. */
+  reasons: [string, number][];
+  sm: number | null;
+  tensor: number | null;
+  dram: number | null;
+  fp32: number | null;
+  memUsedGiB: number | null;
+  processCount: number | null;
+  processNames: string[];
+  cpuPct: number | null;
+  maxCorePct: number | null;
+  samplesPerSec: number | null;
+  tokensPerSec: number | null;
+  stepsPerSec: number | null;
+}
+
+/** Spread of values; n = 0 gives zeros. */
+export function spread(values: readonly number[]): Spread {
+  const n = values.length;
+  if (n === 0) return { n, mean: 0, std: 0, min: 0, max: 0, p90: 0 };
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  const sorted = [...values].sort((a, b) => a - b);
+  const p90 = sorted[Math.min(n - 1, Math.floor(0.9 * n))] ?? mean;
+  return { n, mean, std: Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / n), min: sorted[0] ?? 0, max: sorted[n - 1] ?? 0, p90 };
+}
+
+function meanOf(points: readonly MetricPoint[], id: MetricId): number | null {
+  const vals = points.map((p) => p.values[id]).filter((v): v is number => v !== null);
+  return vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : null;
+}
+
+/** Statistics of GPU `index` (position in `gpus`) over `window` (oldest first). */
+export function gpuStats(window: readonly StreamMessage[], index: number): GpuStats {
+  const points = window.map((m) => toPoint(m, index));
+  const first = window[0];
+  const last = window[window.length - 1];
+  const spanS = first && last ? Math.round((last.sampledAtMs - first.sampledAtMs) / 1000) + (window.length > 1 ? 0 : 1) : 0;
+  const utilVals = points.map((p) => p.values.gpuUtilPct).filter((v): v is number => v !== null);
+  const reasonCount = new Map<string, number>();
+  let reasonSamples = 0;
+  const names = new Set<string>();
+  let limitW: number | null = null;
+  let maxMhz: number | null = null;
+  for (const m of window) {
+    const g = m.gpus[index];
+    if (!g) continue;
+    limitW = g.powerLimitWatts ?? limitW;
+    maxMhz = g.smClockMaxMhz ?? maxMhz;
+    if (g.clockEventReasons) {
+      reasonSamples++;
+      for (const r of g.clockEventReasons) if (r !== 'GpuIdle') reasonCount.set(r, (reasonCount.get(r) ?? 0) + 1);
+    }
+    for (const p of g.processes ?? []) if (p.name) names.add(p.name);
+  }
+  const memUsed = meanOf(points, 'memUsedGiB');
+  const procs = points.map((p) => p.values.processCount).filter((v): v is number => v !== null);
+  return {
+    spanS,
+    util: spread(utilVals),
+    utilWhy: utilVals.length ? null : (points[points.length - 1]?.why.gpuUtilPct ?? null),
+    memUtil: meanOf(points, 'memUtilPct'),
+    powerW: meanOf(points, 'powerWatts'),
+    powerPct: meanOf(points, 'powerPctOfLimit'),
+    powerLimitW: limitW,
+    tempC: meanOf(points, 'temperatureC'),
+    clockMhz: meanOf(points, 'smClockMhz'),
+    clockMaxMhz: maxMhz,
+    clockPct: meanOf(points, 'smClockPctOfMax'),
+    limitedFrac: meanOf(points, 'clockLimitedActive'),
+    reasons: reasonSamples ? [...reasonCount].map(([r, c]): [string, number] => [r, c / reasonSamples]).filter(([, f]) => f >= 0.1).sort((a, b) => b[1] - a[1]) : [],
+    sm: meanOf(points, 'smActivePct'),
+    tensor: meanOf(points, 'tensorActivePct'),
+    dram: meanOf(points, 'dramActivePct'),
+    fp32: meanOf(points, 'fp32ActivePct'),
+    memUsedGiB: memUsed,
+    processCount: procs.length ? Math.max(...procs) : null,
+    processNames: [...names],
+    cpuPct: meanOf(points, 'cpuPct'),
+    maxCorePct: meanOf(points, 'maxCorePct'),
+    samplesPerSec: meanOf(points, 'samplesPerSec'),
+    tokensPerSec: meanOf(points, 'tokensPerSec'),
+    stepsPerSec: meanOf(points, 'stepsPerSec'),
+  };
+}

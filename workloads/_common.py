@@ -1,0 +1,92 @@
+"""Shared helpers for the lab workloads: CUDA check, throughput reporter, timed loop.
+
+Every workload exits with a clear message when PyTorch or a CUDA device is missing:
+exit code 2 = PyTorch not installed, 3 = no CUDA device. Throughput goes to the lab server through
+python/saturate_report.py (standard library only) when --url or SATURATE_URL is set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
+
+EXIT_NO_TORCH = 2
+EXIT_NO_CUDA = 3
+
+
+def import_torch():
+    """Returns the torch module, or exits (code 2) saying how to get it."""
+    try:
+        import torch  # noqa: PLC0415 (imported here so the message below can be printed without torch)
+    except ImportError:
+        print("PyTorch is not installed: `pip install torch` (a CUDA build), or run this lab in the "
+              "simulator on the lab page (no GPU needed).", file=sys.stderr)
+        sys.exit(EXIT_NO_TORCH)
+    return torch
+
+
+def require_cuda():
+    """Returns the torch module, or exits (code 2 or 3) saying what is missing and what to do."""
+    torch = import_torch()
+    if not torch.cuda.is_available():
+        print("No CUDA device found: this workload needs an NVIDIA GPU with a working driver "
+              "(check `nvidia-smi`). Without one, run the lab in the simulator on the lab page.", file=sys.stderr)
+        sys.exit(EXIT_NO_CUDA)
+    return torch
+
+
+def parser(description: str) -> argparse.ArgumentParser:
+    """An argument parser with the options every workload shares."""
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("--url", default=os.environ.get("SATURATE_URL"),
+                   help="the URL the lab server printed (with ?token=...); default $SATURATE_URL")
+    p.add_argument("--seconds", type=float, default=180.0, help="how long to run (default 180)")
+    p.add_argument("--device", default="cuda:0", help="CUDA device (default cuda:0)")
+    return p
+
+
+def reporter(url: str | None, label: str, flops_per_unit: float | None = None):
+    """A Reporter posting to the lab server, or None (with a note) when no URL is given."""
+    if not url:
+        print("Not reporting throughput: pass --url or set SATURATE_URL to the lab server's URL.", file=sys.stderr)
+        return None
+    from saturate_report import Reporter  # noqa: PLC0415
+    return Reporter(url, label=label, flops_per_unit=flops_per_unit)
+
+
+class Meter:
+    """Counts work and prints a rate every few seconds; forwards counts to the reporter."""
+
+    def __init__(self, rep, unit: str, every_s: float = 5.0):
+        self.rep, self.unit, self.every_s = rep, unit, every_s
+        self.start = self.last = time.monotonic()
+        self.count = self.total = 0
+
+    def add(self, samples: int = 0, tokens: int = 0) -> None:
+        if self.rep:
+            self.rep.step(samples=samples, tokens=tokens)
+        self.count += samples or tokens
+        self.total += samples or tokens
+        now = time.monotonic()
+        if now - self.last >= self.every_s:
+            print(f"{self.count / (now - self.last):,.0f} {self.unit}/s", flush=True)
+            self.count, self.last = 0, now
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+
+def dense_peak_tflops(name: str) -> float | None:
+    """Dense BF16 Tensor Core peak for GPUs the fact base covers (never the 2:4-sparse figure)."""
+    if "H200" in name:
+        return 989.0
+    if "H100" in name:
+        return 756.0 if "PCIe" in name else 989.0
+    if "A100" in name:
+        return 312.0
+    return None
