@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['test/unit/**/*.test.ts', 'test/server/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
+    // The soak test forces GC to compare heap before and after.
+    execArgv: ['--expose-gc'],
   },
 });
