@@ -1,3 +1,2 @@
 /// <reference types="vite-plugin-pwa/info" />
 /// <reference types="vite-plugin-pwa/pwa-assets" />
-/// <reference types="vite-plugin-pwa/vanillajs" />

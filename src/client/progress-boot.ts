@@ -1,37 +1,232 @@
 /**
- * The page side of the progress store, loaded on every page by src/components/ProgressChrome.astro.
+ * The page side of the progress store, loaded on every page by the base layout's components.
  * This module is tiny: it starts listening for the app's `saturate:*` events at once (keeping them
- * in order), and loads the store itself (zod/mini, ts-fsrs, idb-keyval) as a separate chunk, so the
- * first paint of a card waits for none of it. Everything on a page that needs progress calls
- * `progressStore()`; the first call loads the store and records what was heard meanwhile.
+ * in order) and records them one of two ways:
+ * - Pages that READ progress (home's week strip and "read next", /progress/, /review/, /saved/)
+ *   call `progressStore()`: that loads the full store (zod/mini, ts-fsrs, idb-keyval; its own
+ *   chunk), which records what was heard meanwhile and everything after.
+ * - Everywhere else (card pages, practice quizzes, labs) nothing asks for the full store, and each
+ *   event goes through the light write path (src/store/append.ts: builds the same record, writes
+ *   it under the same key, tells the other tabs; no zod, no log read). The header badge shows the
+ *   streak cached by the full store (`watchStreak`), the save button reads its one card's state
+ *   (`watchSaved`).
+ * When the write path cannot record an event (no IndexedDB, a failed or blocked write, a newer
+ * database, an undo: it needs the log), the full store is loaded and records it
+ * (falling back to memory, which shows the "not saved" note). Once the full store is asked for,
+ * the write path's pending writes finish first, so it reads them back with the rest of the log.
  */
-import { APP_EVENT_TYPES, on, type AppEvent } from '../lib/events.ts';
+import { APP_EVENT_TYPES, emit, on, type AppEvent } from '../lib/events.ts';
+import type { StreakSummary } from '../lib/streak.ts';
+import { streakLabel } from '../lib/streak-label.ts';
+// The write path is small (~2 KB gzip with idb-keyval) and needed at once on most pages (the
+// badge's first-visit check), so it is part of this chunk rather than one more request.
+import * as appendModule from '../store/append.ts';
+import { readStreakCache, STREAK_CACHE_EVENT, STREAK_CACHE_KEY } from '../store/record.ts';
 
 type ProgressModule = typeof import('../store/progress.ts');
 
 const backlog: AppEvent[] = [];
+/** Records the write path built but could not store: the full store stores them first. */
+const unsaved: unknown[] = [];
 let stopBuffering: (() => void)[] | null = null;
 let loading: Promise<ProgressModule> | null = null;
+/** Set once the full store is asked for: from then on events wait for it (in `backlog`). */
+let fullWanted = false;
+let writes: Promise<unknown> = Promise.resolve();
+const onLoad: ((p: ProgressModule) => void)[] = [];
+
+/** Runs `step` after every event heard so far has been written or handed on (in order). */
+function afterWrites<T>(step: () => T | Promise<T>): Promise<T> {
+  const p = writes.then(step);
+  writes = p.catch(() => undefined);
+  return p;
+}
+
+function heard(e: AppEvent): void {
+  void afterWrites(async () => {
+    if (fullWanted) return void backlog.push(e);
+    let record: unknown;
+    try {
+      const r = appendModule.recordFor(e);
+      record = r;
+      await appendModule.writeRecord(r);
+    } catch (err) {
+      if (record !== undefined) unsaved.push(record);
+      else backlog.push(e);
+      if (err instanceof Error && err.name !== 'WriteRefused' && err.name !== 'StorageUnavailableError') console.warn(err);
+      fullWanted = true;
+      void progressStore().catch(() => undefined);
+    }
+  });
+}
 
 /** Starts keeping app events until the store is loaded. Idempotent; called on import in a browser. */
 export function bufferProgressEvents(): void {
   if (stopBuffering || loading || typeof window === 'undefined') return;
-  stopBuffering = APP_EVENT_TYPES.map((type) => on(type, (detail) => backlog.push({ type, detail } as AppEvent)));
+  stopBuffering = APP_EVENT_TYPES.map((type) => on(type, (detail) => heard({ type, detail } as AppEvent)));
 }
 
 /**
  * The progress store's API (src/store/progress.ts), loaded once; from then on every app event is
- * recorded. Never rejects for storage reasons (the store falls back to memory); a failed chunk
- * load (offline before the worker cached it) rejects, and the caller shows nothing.
+ * recorded by it. Never rejects for storage reasons (the store falls back to memory); a failed
+ * chunk load (offline before the worker cached it) rejects, and the caller shows nothing.
  */
 export function progressStore(): Promise<ProgressModule> {
-  loading ??= Promise.all([import('../store/progress.ts'), import('../store/listen.ts')]).then(([progress, listen]) => {
+  fullWanted = true;
+  loading ??= import('../store/listen.ts').then(async (listen) => {
+    const { progress } = listen;
+    for (;;) {
+      await settled();
+      if (!unsaved.length) break;
+      const p = await progress.openProgress();
+      for (const r of unsaved.splice(0)) await p.append([r]).catch((err: unknown) => console.warn(err));
+    }
     for (const stop of stopBuffering ?? []) stop();
     stopBuffering = null;
     listen.listenForProgress(undefined, undefined, backlog.splice(0));
+    for (const fn of onLoad.splice(0)) fn(progress);
     return progress;
   });
   return loading;
 }
 
+/** Waits until no write-path step is pending (steps queued meanwhile included). */
+async function settled(): Promise<void> {
+  let last: Promise<unknown>;
+  do {
+    last = writes;
+    await last;
+  } while (last !== writes);
+}
+
+/** Calls `fn` with the full store once something on the page has loaded it (never loads it). */
+export function whenStoreLoaded(fn: (p: ProgressModule) => void): void {
+  if (loading) void loading.then(fn, () => undefined);
+  else onLoad.push(fn);
+}
+
+/** What the header badge shows. */
+export type BadgeStreak = Pick<StreakSummary, 'current' | 'todayDone' | 'freezesHeld'>;
+
+/**
+ * The current streak for the header badge, now and after each change. Where the page has the
+ * full store, from it; elsewhere from the summary it cached (src/store/record.ts), kept up to date
+ * by the write path and other tabs. With no summary for today: 0 on an empty database (a first
+ * visit), otherwise the full store is loaded once (it writes the summary). `label`: the
+ * badge's accessible name (streakLabel).
+ */
+export function watchStreak(onChange: (s: BadgeStreak, label: string) => void): void {
+  const fn = (s: BadgeStreak) => onChange(s, streakLabel(s));
+  const viaStore = withStore((p) => p.watchProgress((s) => fn(p.streakOf(s, Date.now()))));
+  if (!viaStore) return;
+  const show = () => {
+    const c = readStreakCache();
+    if (c && !viaStore.on) fn(c);
+    return c;
+  };
+  addEventListener(STREAK_CACHE_EVENT, show);
+  addEventListener('storage', (e) => e.key === STREAK_CACHE_KEY && show());
+  if (show()) return;
+  const load = () => void progressStore().catch(() => undefined);
+  void afterWrites(async () => {
+    if (!fullWanted && (await appendModule.storeIsEmpty())) appendModule.cacheEmptyStreak();
+    else load();
+  }).catch(load);
+}
+
+/**
+ * Whether `cardId` is saved, now and after each change made through the store. Where the page
+ * has the full store, from it; elsewhere read once from its records without loading the store.
+ */
+export function watchSaved(cardId: string, fn: (saved: boolean) => void): void {
+  const viaStore = withStore((p) => p.watchProgress((s) => fn(s.savedCardIds.includes(cardId))));
+  if (!viaStore) return;
+  void afterWrites(async () => {
+    if (fullWanted) return;
+    const saved = await appendModule.savedStateOf(cardId);
+    if (!viaStore.on) fn(saved);
+  }).catch(() => undefined);
+}
+
+/**
+ * Runs `use` with the full store: now if the page asked for it (returns null), else once something
+ * loads it (returns a flag that turns on then, so the caller stops using its cheaper source).
+ */
+function withStore(use: (p: ProgressModule) => void): { on: boolean } | null {
+  if (loading) return void progressStore().then(use, () => undefined), null;
+  const flag = { on: false };
+  whenStoreLoaded((p) => ((flag.on = true), use(p)));
+  return flag;
+}
+
+/**
+ * "Progress isn't being saved in this browser (reason)" (src/components/NotSavedNote.astro): shown
+ * once per browsing session when the full store had to fall back to memory. Driven from here, so
+ * every page runs one script less. A page that only writes progress loads the store when the write
+ * path cannot store an event, or at once when IndexedDB is missing.
+ */
+function notSavedNote(): void {
+  const SHOWN = 'saturate:not-saved-shown';
+  const note = document.querySelector<HTMLElement>('[data-not-saved-note]');
+  const reason = note?.querySelector<HTMLElement>('[data-not-saved-reason]');
+  if (!note || !reason) return;
+  const seen = () => {
+    try {
+      return sessionStorage.getItem(SHOWN) === '1';
+    } catch {
+      return false; // storage blocked entirely: say it on every page rather than never
+    }
+  };
+  if (typeof indexedDB === 'undefined') void progressStore().catch(() => undefined);
+  whenStoreLoaded((p) =>
+    p.watchProgress((s) => {
+      if (!s.notSaved || seen() || !note.hidden) return;
+      reason.textContent = `(${s.notSaved.message})`;
+      note.hidden = false;
+      try {
+        sessionStorage.setItem(SHOWN, '1');
+      } catch {
+        /* see seen() */
+      }
+    }),
+  );
+  note.querySelector('[data-not-saved-dismiss]')?.addEventListener('click', () => (note.hidden = true));
+}
+
+/**
+ * The header streak badge (src/components/StreakBadge.astro) and a card's save button
+ * (src/components/SaveButton.astro), driven from here so a card page runs fewer scripts.
+ */
+function badgeAndSaveButton(): void {
+  const badge = document.querySelector<HTMLAnchorElement>('[data-streak-badge]');
+  const count = badge?.querySelector<HTMLElement>('[data-streak-count]');
+  if (badge && count) {
+    watchStreak((streak, label) => {
+      count.textContent = String(streak.current);
+      badge.setAttribute('aria-label', label);
+      badge.dataset['today'] = streak.todayDone ? 'done' : 'pending';
+      badge.hidden = false;
+    });
+  }
+  const button = document.querySelector<HTMLButtonElement>('[data-save-card]');
+  const status = document.querySelector<HTMLElement>('[data-save-status]');
+  if (button) {
+    const cardId = button.dataset['saveCard']!;
+    const show = (saved: boolean, said = false) => {
+      button.setAttribute('aria-pressed', String(saved));
+      if (status && said) status.innerHTML = saved ? 'Saved. Find it under <a href="/saved/">Saved cards</a>.' : 'Removed from your saved cards.';
+    };
+    button.addEventListener('click', () => {
+      const saved = button.getAttribute('aria-pressed') !== 'true';
+      show(saved, true);
+      emit('saturate:save-toggled', { cardId, saved, at: Date.now() });
+    });
+    watchSaved(cardId, (saved) => show(saved)); // without loading the full store on a card page
+  }
+}
+
 bufferProgressEvents();
+if (typeof document !== 'undefined') {
+  notSavedNote();
+  badgeAndSaveButton();
+}

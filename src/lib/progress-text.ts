@@ -2,19 +2,11 @@
  * Words and numbers for the learner's progress: labels for the streak badge, the week strip and
  * the progress page. Pure (no DOM).
  */
-import type { DayStatus, StreakSummary } from './streak.ts';
+import type { DayStatus } from './streak.ts';
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+import { plural } from './streak-label.ts';
 
-/**
- * The streak badge's accessible label.
- * @example streakLabel({ current: 3, todayDone: true, freezesHeld: 1, ... }) // "Streak: 3 days, today done. 1 freeze held. Open your progress."
- */
-export function streakLabel(s: Pick<StreakSummary, 'current' | 'todayDone' | 'freezesHeld'>): string {
-  const today = s.current === 0 ? 'Read a card or answer 5 questions to start one' : s.todayDone ? 'today done' : 'keep it going today';
-  const freezes = s.freezesHeld ? ` ${plural(s.freezesHeld, 'freeze')} held.` : '';
-  return `Streak: ${plural(s.current, 'day')}, ${today}.${freezes} Open your progress.`;
-}
+export { streakLabel } from './streak-label.ts';
 
 /** What a day of the week strip says to a screen reader. */
 export const DAY_STATUS_TEXT: Record<DayStatus, string> = {

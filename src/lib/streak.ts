@@ -16,23 +16,9 @@
  * - Today not done yet is "pending": it never breaks the streak.
  */
 import type { Zone } from '../store/schema.ts';
+import { ANSWERS_PER_DAY, dayNumber, FREEZE_EVERY_DAYS, MAX_FREEZES, MS_PER_DAY } from './days.ts';
 
-export const MS_PER_DAY = 86_400_000;
-/** Answers in one local day that make it count. */
-export const ANSWERS_PER_DAY = 5;
-/** Active days in a run that earn one freeze. */
-export const FREEZE_EVERY_DAYS = 7;
-export const MAX_FREEZES = 2;
-
-/** The events streaks look at (others are ignored). */
-export interface DayEvent {
-  type: string;
-  at: number;
-  tz: string;
-  offsetMin?: number;
-  /** On lab completions: whether every check passed (only a passed lab counts the day). */
-  passed?: boolean;
-}
+export { ANSWERS_PER_DAY, dayNumber, FREEZE_EVERY_DAYS, MAX_FREEZES, MS_PER_DAY } from './days.ts';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const offsetCache = new Map<string, number>();
@@ -65,18 +51,27 @@ export function offsetMinutesIn(tz: string, at: number): number {
   return offset;
 }
 
-/** The zone at `at` as an event records it, for a zone name. */
-export function zoneAt(tz: string, at: number): Zone {
-  return { tz, offsetMin: offsetMinutesIn(tz, at) };
-}
-
 /**
  * The local calendar date of an instant, as days since 1970-01-01. Uses the recorded offset when
  * there is one, else the zone's rules.
  */
 export function localDay(at: number, tz: string, offsetMin?: number): number {
-  const off = offsetMin ?? offsetMinutesIn(tz, at);
-  return Math.floor((at + off * 60_000) / MS_PER_DAY);
+  return dayNumber(at, offsetMin ?? offsetMinutesIn(tz, at));
+}
+
+/** The events streaks look at (others are ignored). */
+export interface DayEvent {
+  type: string;
+  at: number;
+  tz: string;
+  offsetMin?: number;
+  /** On lab completions: whether every check passed (only a passed lab counts the day). */
+  passed?: boolean;
+}
+
+/** The zone at `at` as an event records it, for a zone name. */
+export function zoneAt(tz: string, at: number): Zone {
+  return { tz, offsetMin: offsetMinutesIn(tz, at) };
 }
 
 /** Day number → "YYYY-MM-DD". */

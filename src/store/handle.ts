@@ -7,8 +7,9 @@ import { activeDays } from '../lib/streak.ts';
 import { backupFileName, backupToText, createBackup, newEvents, parseBackup, previewMerge, savedState, type BackupFile, type ImportPreview, type ImportRefusal } from '../lib/backup.ts';
 import { CACHE_KEY, scheduleFromCache, scheduleToCache } from './cache.ts';
 import { compaction } from './chunks.ts';
-import { eventKey, readRecords } from './read.ts';
-import { memoryBackend, type Backend } from './kv.ts';
+import { readRecords } from './read.ts';
+import { deviceZoneName, eventKey } from './record.ts';
+import type { Backend } from './kv.ts';
 import { CURRENT_SCHEMA_VERSION } from './migrations.ts';
 import { compareEvents, describeIssues, parseEvent, type AnswerEvent, type Meta, type ProgressEvent, type QuarantinedRecord } from './schema.ts';
 import { joinTabs, type TabSync } from './sync.ts';
@@ -317,14 +318,7 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-/** The device's IANA zone, or "UTC±hh:mm" when Intl does not say. */
-export function deviceZoneName(at = Date.now()): string {
-  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  if (tz && /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(tz)) return tz;
-  const off = -new Date(at).getTimezoneOffset();
-  const abs = Math.abs(off);
-  return `UTC${off < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-}
+export { deviceZoneName };
 
 /** Helper for tests and the store: is this answer the newest one that still counts? */
 export function lastActiveAnswer(events: readonly ProgressEvent[]): AnswerEvent | null {
@@ -335,4 +329,17 @@ export function lastActiveAnswer(events: readonly ProgressEvent[]): AnswerEvent 
     if (e.type === 'answer' && !undone.has(e.id)) return e;
   }
   return null;
+}
+
+/** The backend in a Map, used when IndexedDB is unavailable (private mode, blocked storage) so the app keeps working for the session. */
+export function memoryBackend(initial: Iterable<readonly [string, unknown]> = []): Backend {
+  const map = new Map<string, unknown>(initial);
+  return {
+    persistent: false,
+    readAll: async () => [...map.entries()],
+    write: async (puts, dels = []) => {
+      for (const [k, v] of puts) map.set(k, structuredClone(v));
+      for (const k of dels) map.delete(k);
+    },
+  };
 }

@@ -3,10 +3,9 @@
  * - `createProgressStore()` / `defaultStore()`: one IndexedDB database with one object store
  *   (idb-keyval's `UseStore`), keys are strings (see progress.ts for the key layout).
  * - `idbBackend(store)`: reads everything, writes puts + deletes in ONE transaction (atomic).
- * - `memoryBackend()`: the same in a Map, used when IndexedDB is unavailable (private mode,
- *   blocked storage) so the app keeps working for the session.
+ * - `memoryBackend()` (handle.ts): the same in a Map, used when IndexedDB is unavailable.
  */
-import { createStore, entries, promisifyRequest, type UseStore } from 'idb-keyval';
+import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
 
 export type { UseStore };
 
@@ -53,24 +52,17 @@ export interface Backend {
 export function idbBackend(store: UseStore): Backend {
   return {
     persistent: true,
-    readAll: async () => (await entries<IDBValidKey, unknown>(store)).map(([k, v]) => [String(k), v]),
+    readAll: () =>
+      store('readonly', async (s) => {
+        // One transaction, so keys and values match (every supported browser has getAll).
+        const [keys, values] = await Promise.all([promisifyRequest(s.getAllKeys()), promisifyRequest(s.getAll())]);
+        return keys.map((k, i): [string, unknown] => [String(k), values[i]]);
+      }),
     write: (puts, dels = []) =>
       store('readwrite', (s) => {
         for (const [k, v] of puts) s.put(v, k);
         for (const k of dels) s.delete(k);
         return promisifyRequest(s.transaction);
       }),
-  };
-}
-
-export function memoryBackend(initial: Iterable<readonly [string, unknown]> = []): Backend {
-  const map = new Map<string, unknown>(initial);
-  return {
-    persistent: false,
-    readAll: async () => [...map.entries()],
-    write: async (puts, dels = []) => {
-      for (const [k, v] of puts) map.set(k, structuredClone(v));
-      for (const k of dels) map.delete(k);
-    },
   };
 }

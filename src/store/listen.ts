@@ -11,6 +11,8 @@ import { defaultStore, type UseStore } from './kv.ts';
 import { openProgress, recordAnswer, recordCardRead, recordLabDone, recordQuizDone, setSaved, undoAnswer } from './progress.ts';
 
 export type { AppEvent };
+/** The store's API, so a page loads this module and the store with one dynamic import (src/client/progress-boot.ts). */
+export * as progress from './progress.ts';
 
 let stopCurrent: (() => void) | null = null;
 let chain: Promise<unknown> = Promise.resolve();

@@ -20,7 +20,9 @@ import * as z from 'zod/mini';
 import { describeIssues, parseEvent, type ProgressEvent } from './schema.ts';
 import { offsetMinutesIn } from '../lib/streak.ts';
 
-export const CURRENT_SCHEMA_VERSION = 2;
+import { CURRENT_SCHEMA_VERSION } from './record.ts';
+
+export { CURRENT_SCHEMA_VERSION };
 /** Where v1 kept everything. */
 export const V1_KEY = 'progress';
 

@@ -29,10 +29,11 @@
  * Clocks: every function that stamps an event takes `now` (or the detail's `at`) from the caller.
  */
 import { computeStats as computeStatsFrom, type Stats, type StatsOptions } from '../lib/stats.ts';
-import { computeStreak, offsetMinutesIn, type StreakSummary } from '../lib/streak.ts';
+import { computeStreak, FREEZE_EVERY_DAYS, localDay, MAX_FREEZES, MS_PER_DAY, offsetMinutesIn, type StreakSummary } from '../lib/streak.ts';
 import { lastActiveAnswer, Progress, deviceZoneName, type ImportResult, type OpenOptions, type ProgressSnapshot } from './handle.ts';
 import { defaultStore, idbBackend, type UseStore } from './kv.ts';
 import { measure } from './timing.ts';
+import { buildRecord, readStreakCache, savedRecord, undoRecord, writeStreakCache, zoneFor as zoneWith, type StreakCache, type WithZone } from './record.ts';
 import { reviewQueue, retakeMistakes, type AnswerKind, type ReviewQueue } from '../lib/review.ts';
 import { savedState, type ImportPreview, type ImportRefusal } from '../lib/backup.ts';
 import type { AnswerDetail, CardReadDetail, LabDoneDetail, QuizDoneDetail } from '../lib/events.ts';
@@ -47,8 +48,7 @@ export type { StreakSummary } from '../lib/streak.ts';
 export type { Stats } from '../lib/stats.ts';
 export type { ImportPreview, ImportRefusal } from '../lib/backup.ts';
 
-/** Optional zone override on any detail (tests, imports); the device's zone otherwise. */
-export type WithZone<T> = T & Partial<Zone>;
+export type { WithZone } from './record.ts';
 
 const opened = new WeakMap<UseStore, Promise<Progress>>();
 
@@ -74,20 +74,11 @@ export async function closeProgress(store: UseStore = defaultStore()): Promise<v
   (await p)?.close();
 }
 
+export { newEventId } from './record.ts';
+
 /** The zone of an event at `at`: the detail's, else the device's. */
 export function zoneFor(at: number, given: Partial<Zone> = {}): Zone {
-  const tz = given.tz ?? deviceZoneName(at);
-  return { tz, offsetMin: given.offsetMin ?? (given.tz ? offsetMinutesIn(tz, at) : -new Date(at).getTimezoneOffset()) };
-}
-
-/** A fresh event id: `${at}-${random}` (10 base-36 characters from crypto). */
-export function newEventId(at: number): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(10));
-  return `${at}-${Array.from(bytes, (b) => (b % 36).toString(36)).join('')}`;
-}
-
-function stamp<T extends object>(type: ProgressEvent['type'], at: number, zone: Partial<Zone>, fields: T) {
-  return { id: newEventId(at), at, ...zoneFor(at, zone), type, ...fields };
+  return zoneWith(at, given, offsetMinutesIn);
 }
 
 /** The current snapshot, after opening the store if needed. */
@@ -125,42 +116,37 @@ export function watchProgress(fn: (s: ProgressSnapshot) => void, store: UseStore
 
 /** Records an answer ('saturate:answer'). `kind` may be given when known (Easy threshold). */
 export async function recordAnswer(detail: WithZone<AnswerDetail> & { kind?: AnswerKind }, store: UseStore = defaultStore()): Promise<AnswerEvent> {
-  const { tz, offsetMin, at, kind, ...rest } = detail;
-  const e = stamp('answer', at, pick({ tz, offsetMin }), { ...rest, ...(kind ? { kind } : {}) });
-  const [saved] = await (await openProgress(store)).append([e]);
+  const [saved] = await (await openProgress(store)).append([buildRecord({ type: 'answer', detail }, offsetMinutesIn)]);
   return saved as AnswerEvent;
 }
 
 /** Records a card read to its end ('saturate:card-read'). */
 export async function recordCardRead(detail: WithZone<CardReadDetail>, store: UseStore = defaultStore()): Promise<void> {
-  const { tz, offsetMin, at, ...rest } = detail;
-  await (await openProgress(store)).append([stamp('card-read', at, pick({ tz, offsetMin }), rest)]);
+  await (await openProgress(store)).append([buildRecord({ type: 'card-read', detail }, offsetMinutesIn)]);
 }
 
 /** Records a finished quiz ('saturate:quiz-done'). */
 export async function recordQuizDone(detail: WithZone<QuizDoneDetail>, store: UseStore = defaultStore()): Promise<void> {
-  const { tz, offsetMin, at, ...rest } = detail;
-  await (await openProgress(store)).append([stamp('quiz-done', at, pick({ tz, offsetMin }), rest)]);
+  await (await openProgress(store)).append([buildRecord({ type: 'quiz-done', detail }, offsetMinutesIn)]);
 }
 
 /** Records a completed lab ('saturate:lab-done'). */
 export async function recordLabDone(detail: WithZone<LabDoneDetail>, store: UseStore = defaultStore()): Promise<void> {
-  const { tz, offsetMin, at, ...rest } = detail;
-  await (await openProgress(store)).append([stamp('lab-done', at, pick({ tz, offsetMin }), rest)]);
+  await (await openProgress(store)).append([buildRecord({ type: 'lab-done', detail }, offsetMinutesIn)]);
 }
 
 /** Saves or unsaves a card (no event when it is already in that state). */
 export async function setSaved(cardId: string, saved: boolean, now: number, store: UseStore = defaultStore(), zone: Partial<Zone> = {}): Promise<void> {
   const p = await openProgress(store);
   if ((savedState(p.snapshot().events).get(cardId)?.saved ?? false) === saved) return;
-  await p.append([stamp('saved', now, zone, { cardId, saved })]);
+  await p.append([savedRecord(cardId, saved, now, zone, offsetMinutesIn)]);
 }
 
 /** Flips a card's saved state; returns the new state. */
 export async function toggleSaved(cardId: string, now: number, store: UseStore = defaultStore(), zone: Partial<Zone> = {}): Promise<boolean> {
   const p = await openProgress(store);
   const next = !(savedState(p.snapshot().events).get(cardId)?.saved ?? false);
-  await p.append([stamp('saved', now, zone, { cardId, saved: next })]);
+  await p.append([savedRecord(cardId, next, now, zone, offsetMinutesIn)]);
   return next;
 }
 
@@ -172,7 +158,7 @@ export async function undoLast(now: number, store: UseStore = defaultStore(), zo
   const p = await openProgress(store);
   const target = lastActiveAnswer(p.snapshot().events);
   if (!target) return null;
-  await p.append([stamp('undo', Math.max(now, target.at), zone, { targetId: target.id, questionId: target.questionId })]);
+  await p.append([undoRecord(target, now, zone, offsetMinutesIn)]);
   return target;
 }
 
@@ -186,7 +172,7 @@ export async function undoAnswer(match: { questionId: string; answeredAt?: numbe
   const answers = p.snapshot().answers.filter((a) => a.questionId === match.questionId);
   const target = answers.findLast((a) => a.at === match.answeredAt) ?? answers.at(-1);
   if (!target) return null;
-  await p.append([stamp('undo', Math.max(now, target.at), zone, { targetId: target.id, questionId: target.questionId })]);
+  await p.append([undoRecord(target, now, zone, offsetMinutesIn)]);
   return target;
 }
 
@@ -205,14 +191,28 @@ export async function getStreak(now: number, tz: string = deviceZoneName(now), s
   return computeStreak(streakEvents(await loadProgress(store)), now, tz);
 }
 
-/** The streak in a snapshot as of `now`, in the device's zone then (or `tz`). Sync. */
+/**
+ * The streak in a snapshot as of `now`, in the device's zone then (or `tz`). Sync. In a browser,
+ * for a saved (persistent) log in the device's zone, it also refreshes the header badge's cached
+ * summary (record.ts `StreakCache`), so pages that only write progress need no store for it.
+ */
 export function streakOf(s: ProgressSnapshot, now: number, tz: string = deviceZoneName(now)): StreakSummary {
-  return computeStreak(streakEvents(s), now, tz);
+  const events = streakEvents(s);
+  const streak = computeStreak(events, now, tz);
+  if (typeof window !== 'undefined' && s.persistent && tz === deviceZoneName(now) && Math.abs(now - Date.now()) < 60_000) {
+    const today = localDay(now, tz);
+    const todayEvents = events.filter((e) => e.at > now - 2 * MS_PER_DAY && localDay(e.at, e.tz, e.offsetMin) === today);
+    writeStreakCache(streakCacheOf(streak, now, tz, todayEvents));
+  }
+  return streak;
 }
 
-/** The events streaks count: active answers and card reads. */
+/** The header badge's cached streak for today, if any (see record.ts). */
+export { readStreakCache };
+
+/** The events streaks count: active answers, card reads and passed labs. */
 export function streakEvents(s: ProgressSnapshot): ProgressEvent[] {
-  return [...s.answers, ...s.events.filter((e) => e.type === 'card-read')];
+  return [...s.answers, ...s.events.filter((e) => e.type === 'card-read' || (e.type === 'lab-done' && e.passed))];
 }
 
 /** Stats-page numbers from a snapshot (uses its schedule: no refold). */
@@ -241,7 +241,27 @@ export async function storageEstimate(store: UseStore = defaultStore()): Promise
   return (await openProgress(store)).estimate();
 }
 
-/** Drops undefined fields (exactOptionalPropertyTypes). */
-function pick(z: { tz?: string | undefined; offsetMin?: number | undefined }): Partial<Zone> {
-  return { ...(z.tz !== undefined ? { tz: z.tz } : {}), ...(z.offsetMin !== undefined ? { offsetMin: z.offsetMin } : {}) };
+/**
+ * The cache entry for a streak computed by the full store. `todayEvents`: the streak events
+ * (active answers and card reads) of today. A pending today becomes done with one more day on the
+ * run (a broken run restarts at 1): see computeStreak in src/lib/streak.ts.
+ */
+function streakCacheOf(streak: Pick<StreakSummary, 'current' | 'todayDone' | 'freezesHeld'>, now: number, tz: string, todayEvents: readonly { type: string }[]): StreakCache {
+  let answersToday = 0;
+  let readToday = false;
+  for (const e of todayEvents) {
+    if (e.type === 'answer') answersToday++;
+    else if (e.type === 'card-read') readToday = true;
+  }
+  return {
+    day: localDay(now, tz),
+    tz,
+    current: streak.current,
+    todayDone: streak.todayDone,
+    freezesHeld: streak.freezesHeld,
+    currentIfTodayDone: streak.todayDone ? streak.current : streak.current + 1,
+    freezesIfTodayDone: streak.todayDone || (streak.current + 1) % FREEZE_EVERY_DAYS !== 0 ? streak.freezesHeld : Math.min(MAX_FREEZES, streak.freezesHeld + 1),
+    answersToday,
+    readToday,
+  };
 }

@@ -8,7 +8,9 @@ import { isChunkKey, MAX_CHUNK_ITEMS } from './chunks.ts';
 import { CURRENT_SCHEMA_VERSION, migrateV1, V1_KEY } from './migrations.ts';
 import { describeIssues, MetaSchema, parseEvent, QuarantineSchema, type Meta, type ProgressEvent, type QuarantinedRecord } from './schema.ts';
 
-export const eventKey = (id: string) => `e:${id}`;
+import { eventKey } from './record.ts';
+
+export { eventKey };
 
 /** What the records hold, and the writes that tidy them up. */
 export interface ReadResult {

@@ -6,8 +6,9 @@
 import * as z from 'zod/mini';
 import { parseEvent, type ProgressEvent } from './schema.ts';
 
-export const CHANNEL_NAME = 'saturate-progress';
-const PING_KEY = 'saturate-progress-ping';
+import { CHANNEL_NAME, PING_KEY } from './record.ts';
+
+export { CHANNEL_NAME };
 
 const MessageSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('events'), from: z.string(), events: z.array(z.unknown()).check(z.maxLength(100_000)) }),
