@@ -129,7 +129,7 @@ export function parseBackup(text: unknown): ParseResult {
       'wrong-version',
       newer
         ? `This backup was made by a newer version of Saturate (file version ${version}). Reload the site to update, then import again.`
-        : `This backup's version (${String(version)}) is not one Saturate can read (expected ${BACKUP_VERSION}).`,
+        : `This backup's version (${typeof version === 'number' || typeof version === 'string' ? String(version).slice(0, 40) : typeof version}) is not one Saturate can read (expected ${BACKUP_VERSION}).`,
     );
   }
   const parsed = BackupEnvelopeSchema.safeParse(data);

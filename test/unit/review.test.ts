@@ -91,7 +91,7 @@ describe('buildSchedule', () => {
           expect(cards(buildSchedule(withUndo, prior))).toEqual(cards(buildSchedule(log.slice(0, -1))));
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 200, seed: 4402 },
     );
   });
 });
