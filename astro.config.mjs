@@ -9,6 +9,8 @@ export default defineConfig({
   trailingSlash: 'ignore',
   build: { format: 'directory' },
   server: { host: '127.0.0.1' },
+  // Code blocks: the high-contrast GitHub theme keeps comments readable (github-dark's are 3:1, under WCAG AA).
+  markdown: { shikiConfig: { theme: 'github-dark-high-contrast' } },
   integrations: [
     react(),
     // Must come before AstroPWA: the search index it writes is precached by the service worker.

@@ -1,7 +1,7 @@
 /**
  * `npm test`: type check, unit tests, build, end-to-end tests — then one closing line with the
  * totals ("tests: N passed, N failed"). Each step's runner prints its own report as it goes.
- * Flags: --skip-build (reuse dist/), --only=unit|e2e.
+ * Flags: --skip-build (reuse dist/), --only=unit|e2e|webkit.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -40,6 +40,16 @@ const steps: Step[] = [
     counts: () => {
       const r = readJson('test-results/e2e.json') as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } } | null;
       return { passed: (r?.stats.expected ?? 0) + (r?.stats.flaky ?? 0), failed: r?.stats.unexpected ?? 0, skipped: r?.stats.skipped ?? 0 };
+    },
+  },
+  {
+    // Safari's engine (WebKitGTK); prints why and counts its tests as skipped when WebKitWebDriver or xvfb-run is missing.
+    name: 'webkit',
+    cmd: ['node', 'test/webkit/run.ts'],
+    when: () => !only || only === 'e2e' || only === 'webkit',
+    counts: () => {
+      const r = readJson('test-results/webkit.json') as { passed: number; failed: number; skipped: number } | null;
+      return { passed: r?.passed ?? 0, failed: r?.failed ?? 0, skipped: r?.skipped ?? 0 };
     },
   },
 ];

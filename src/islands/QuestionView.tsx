@@ -75,7 +75,7 @@ export function QuestionView({ question, options, answered, draft, numberText, i
         <p className="hint">Pick one (keys 1–{options.length}).</p>
         <ul className="options" role="radiogroup" aria-labelledby={promptId}>
           {options.map((o, i) => (
-            <li key={o.key}>
+            <li key={o.key} role="none">
               <button
                 type="button"
                 role="radio"
@@ -104,7 +104,7 @@ export function QuestionView({ question, options, answered, draft, numberText, i
       <p className="hint">Select all that apply (keys 1–{options.length}), then check.</p>
       <ul className="options" role="group" aria-labelledby={promptId}>
         {options.map((o, i) => (
-          <li key={o.key}>
+          <li key={o.key} role="none">
             <label className={stateClass(o, answered)} data-option={o.key}>
               <input type="checkbox" checked={chosen.includes(o.key)} disabled={!!answered} onChange={() => onPick(o.key)} />
               <span className="key" aria-hidden="true">

@@ -41,7 +41,7 @@ export function Heatmap({ days }: { days: Stats['heatmap'] }) {
         <tbody>
           {WEEKDAY_SHORT.map((name, row) => (
             <tr key={name}>
-              <th scope="row">{row % 2 === 0 ? name : <span aria-label={name}>{''}</span>}</th>
+              <th scope="row">{row % 2 === 0 ? name : <span className="sr-only">{name}</span>}</th>
               {Array.from({ length: weeks }, (_, w) => {
                 const d = cells[w * 7 + row];
                 if (!d) return <td key={w} data-future="" aria-hidden="true"><span /></td>;

@@ -1,0 +1,149 @@
+/**
+ * `npm run bench`: every benchmark in one Markdown report, printed and written to bench/report.md.
+ * Each section names the command that reproduces its figures.
+ *   1. key figures against their goals and budgets (with ratios)
+ *   2. bytes per page type and the precache (bench/bytes.ts)
+ *   3. Lighthouse, mobile and desktop, median of 3 (bench/lighthouse.ts)
+ *   4. build time, real deck vs a generated 1,000-card deck (bench/build.ts)
+ *   5. lab server (bench/server.ts), progress store in Node (bench/progress.ts) and in Chromium
+ *      (bench/progress-browser.ts, when present)
+ * Flags: --skip-build (reuse dist/), --runs=N (Lighthouse runs per page, default 3),
+ *        --only=bytes,lighthouse,build,server,progress (comma-separated sections).
+ * Takes ~12–15 minutes on 2 cores, most of it Lighthouse.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const only = flag('only')?.split(',');
+const want = (s: string) => !only || only.includes(s);
+const runs = Number(flag('runs') ?? 3);
+const log = (s: string) => console.error(`bench: ${s}`);
+const t0 = Date.now();
+const KB = 1024;
+
+if (!args.includes('--skip-build') || !existsSync('dist/sw.js')) {
+  log('astro build');
+  const r = spawnSync('npx', ['astro', 'build', '--silent'], { stdio: 'inherit', env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const chromium = (() => {
+  const r = spawnSync(process.env['CHROME_PATH'] ?? '/usr/bin/chromium', ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : 'unknown';
+})();
+const sections: string[] = [];
+const key: string[] = [];
+const keyRow = (measure: string, value: string, goal: string, ratio: string, command: string) => key.push(`| ${measure} | ${value} | ${goal} | ${ratio} | \`${command}\` |`);
+const section = (title: string, command: string, body: string, note = '') => sections.push(`## ${title}\n\nCommand: \`${command}\`${note ? `\n\n${note}` : ''}\n\n${body}`);
+async function guarded(name: string, fn: () => Promise<void>): Promise<void> {
+  const s = Date.now();
+  try {
+    await fn();
+  } catch (err) {
+    log(`${name} failed: ${(err as Error).message}`);
+    sections.push(`## ${name}\n\nNot measured: ${(err as Error).message.split('\n')[0]}`);
+  }
+  log(`${name}: ${((Date.now() - s) / 1000).toFixed(0)} s`);
+}
+
+if (want('bytes')) {
+  await guarded('Bytes per page type', async () => {
+    log('bytes per page type (Chromium)');
+    const { benchBytes } = await import('../bench/bytes.ts');
+    const { rows, precache, markdown } = await benchBytes();
+    section(
+      'Bytes per page type',
+      'node bench/bytes.ts',
+      markdown,
+      'First visit in Chromium at 390×844, service worker blocked; gzip = zlib level 6 per response; KB = 1024 bytes. “At load” is before anything is scrolled; the card’s quiz hydrates only when scrolled into view. The page’s inline scripts are counted in its HTML.',
+    );
+    const card = rows.find((r) => r.page === 'card');
+    const home = rows.find((r) => r.page === 'home');
+    const budget = (n: number, max: number) => `${n <= max ? 'within' : 'OVER'} ${max} KB budget (${((100 * n) / max).toFixed(0)}%)`;
+    if (card) {
+      keyRow('card page JS before the quiz (gzip)', `${(card.jsLoad / KB).toFixed(1)} KB`, budget(card.jsLoad / KB, 35), `${(card.jsLoad / KB / 34.5).toFixed(2)}× a Starlight docs page (34.5 KB)`, 'node bench/bytes.ts');
+      keyRow('card page JS after the quiz hydrates (gzip)', `${(card.js[1] / KB).toFixed(1)} KB`, budget(card.js[1] / KB, 80), `${(card.js[1] / card.jsLoad).toFixed(1)}× before`, 'node bench/bytes.ts');
+    }
+    if (home) keyRow('home page JS (gzip)', `${(home.js[1] / KB).toFixed(1)} KB`, budget(home.js[1] / KB, 100), '', 'node bench/bytes.ts');
+    keyRow('service worker precache', `${(precache.bytes / KB / KB).toFixed(2)} MB, ${precache.files} files`, `${precache.bytes < 5 * KB * KB ? 'within' : 'OVER'} 5 MB budget (${((100 * precache.bytes) / (5 * KB * KB)).toFixed(0)}%)`, '', 'node bench/bytes.ts');
+  });
+}
+
+if (want('lighthouse')) {
+  await guarded('Lighthouse', async () => {
+    log(`Lighthouse, ${runs} runs per page and form factor`);
+    const { benchLighthouse } = await import('../bench/lighthouse.ts');
+    const { rows, markdown, command } = await benchLighthouse({ runs, log });
+    section(
+      `Lighthouse 13 (${chromium}), median of ${runs}`,
+      command,
+      markdown,
+      'Mobile is Lighthouse’s default (simulated slow 4G, 4× CPU slowdown); desktop is its desktop preset. The median run is the one with the median performance score. Scores are 0–100; LCP and TBT are simulated from the trace, so they follow the load on this machine’s 2 cores.',
+    );
+    for (const r of rows.filter((x) => x.page === 'home' || x.page === 'card')) {
+      const s = r.scores;
+      const all = [s.performance, s.accessibility, s['best-practices'], s.seo];
+      keyRow(`Lighthouse ${r.formFactor}, ${r.page}: perf / a11y / best practices / SEO`, all.join(' / '), 'goal 100 in all four (a Starlight docs page does)', `${all.filter((x) => x === 100).length} of 4 at 100`, 'node bench/lighthouse.ts');
+    }
+  });
+}
+
+if (want('build')) {
+  await guarded('Build time', async () => {
+    log('build time: real deck and a generated deck of 1,000 cards');
+    const { benchBuild } = await import('../bench/build.ts');
+    const { runs: b, markdown } = await benchBuild(1000, log);
+    section('Build time', 'node bench/build.ts 1000', markdown, 'One `astro build` each, in a temporary copy of the project (cold: no .astro cache), wall clock.');
+    const [real, gen] = b;
+    if (real && gen) keyRow('build: 1,000 cards vs the real deck', `${gen.seconds.toFixed(1)} s vs ${real.seconds.toFixed(1)} s`, '', `${(gen.seconds / real.seconds).toFixed(1)}× the time for ${(gen.cards / real.cards).toFixed(1)}× the cards`, 'node bench/build.ts 1000');
+  });
+}
+
+if (want('server')) {
+  await guarded('Lab server', async () => {
+    log('lab server');
+    const { benchServer } = await import('../bench/server.ts');
+    const { markdown } = await benchServer(5);
+    section('Lab server', 'node bench/server.ts 5', markdown);
+  });
+}
+
+if (want('progress')) {
+  await guarded('Progress store (Node)', async () => {
+    log('progress store (Node)');
+    const { benchProgress } = await import('../bench/progress.ts');
+    const r = await benchProgress();
+    section(`Progress store (Node ${process.version}, fake-indexeddb)`, 'node bench/progress.ts', ['| measure | value |', '|---|---|', ...r.rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n'));
+  });
+  if (existsSync('bench/progress-browser.ts')) {
+    await guarded('Progress store (Chromium)', async () => {
+      log('progress store (Chromium)');
+      const { benchProgressBrowser } = await import('../bench/progress-browser.ts');
+      const r = await benchProgressBrowser();
+      section(`Progress store (${r.browser})`, 'node bench/progress-browser.ts', ['| measure | value |', '|---|---|', ...r.rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n'));
+    });
+  }
+}
+
+const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+const dirty = spawnSync('git', ['status', '--porcelain'], { encoding: 'utf8' }).stdout.trim() ? ' + uncommitted changes' : '';
+const report = [
+  '# Saturate benchmark report',
+  '',
+  `Generated by \`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · commit ${commit}${dirty} · Node ${process.version} · ${chromium} · ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'} · ${((Date.now() - t0) / 60_000).toFixed(1)} min`,
+  '',
+  '## Key figures',
+  '',
+  '| measure | value | goal / budget | ratio | command |',
+  '|---|---|---|---|---|',
+  ...key,
+  '',
+  sections.join('\n\n'),
+  '',
+].join('\n');
+writeFileSync('bench/report.md', report);
+console.log(report);
+log(`done in ${((Date.now() - t0) / 60_000).toFixed(1)} min; written to bench/report.md`);

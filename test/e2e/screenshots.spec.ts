@@ -1,0 +1,116 @@
+/**
+ * iPhone-sized screenshots (390×844 CSS px at 2×, touch, light and dark) of the main screens,
+ * saved to artifacts/screenshots/<name>-<scheme>.png for a person to look at. Each test also checks
+ * what the picture is meant to show (the screen is there, nothing scrolls sideways), so a broken
+ * page fails here rather than producing a blank screenshot.
+ * Pages that do not exist in this build (e.g. /progress/ before it lands) are skipped with a note.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { existsSync, mkdirSync } from 'node:fs';
+
+const DIR = 'artifacts/screenshots';
+mkdirSync(DIR, { recursive: true });
+
+// No service worker: it would precache the whole site in each fresh context, and pictures don't need it.
+test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, serviceWorkers: 'block' });
+
+/** Scrolls so the element's top sits at `at` (0–1) of the viewport's height. */
+async function scrollTo(page: Page, selector: string, at: number): Promise<void> {
+  await page.evaluate(
+    ([sel, f]) => {
+      const el = document.querySelector(sel)!;
+      window.scrollTo({ top: el.getBoundingClientRect().top + window.scrollY - innerHeight * f, behavior: 'instant' });
+    },
+    [selector, at] as const,
+  );
+}
+
+async function noSideScroll(page: Page): Promise<void> {
+  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(scroll).toBeLessThanOrEqual(client);
+}
+
+interface Shot {
+  name: string;
+  path: string;
+  /** Present only when this build has the page. */
+  needs?: string;
+  /** Runs before the page opens (e.g. answer something so a stats page has data). */
+  setup?: (page: Page) => Promise<void>;
+  prepare?: (page: Page) => Promise<void>;
+}
+
+const SHOTS: Shot[] = [
+  {
+    name: 'home',
+    path: '/',
+    prepare: async (page) => {
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    },
+  },
+  {
+    name: 'card',
+    path: '/cards/gpu-util/',
+    prepare: async (page) => {
+      await expect(page.getByRole('heading', { level: 1, name: /GPU utilization/ })).toBeVisible();
+    },
+  },
+  {
+    name: 'quiz-answered',
+    path: '/cards/gpu-util/',
+    prepare: async (page) => {
+      const quiz = page.locator('section.quiz');
+      await quiz.scrollIntoViewIfNeeded();
+      await expect(page.locator('#quiz astro-island[ssr]')).toHaveCount(0);
+      await quiz.locator('[data-option]').first().click();
+      await expect(quiz.locator('.feedback h3')).toBeVisible();
+      await scrollTo(page, '#quiz .feedback', 0.45); // the last options, the verdict and why
+    },
+  },
+  {
+    name: 'practice',
+    path: '/practice/random/?seed=screenshot',
+    prepare: async (page) => {
+      await expect(page.locator('section.quiz .quiz-progress')).toHaveText(/Question 1 of \d+/);
+    },
+  },
+  {
+    name: 'progress',
+    path: '/progress/',
+    needs: 'dist/progress/index.html',
+    setup: async (page) => {
+      // A learner who answered a card's quiz: the stats have something to show.
+      await page.goto('/cards/gpu-util/');
+      const quiz = page.locator('section.quiz');
+      await quiz.scrollIntoViewIfNeeded();
+      await expect(page.locator('#quiz astro-island[ssr]')).toHaveCount(0);
+      await quiz.locator('[data-option]').first().click();
+      await expect(quiz.locator('.feedback h3')).toBeVisible();
+    },
+    prepare: async (page) => {
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
+    },
+  },
+];
+
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`${scheme} screenshots`, () => {
+    test.use({ colorScheme: scheme });
+    for (const shot of SHOTS) {
+      test(`${shot.name} (${scheme})`, async ({ page }) => {
+        test.skip(!!shot.needs && !existsSync(shot.needs), `${shot.path} is not in this build (${shot.needs} missing)`);
+        // A learner who dismissed the install guide (it would cover the bottom of every shot).
+        await page.addInitScript(() => localStorage.setItem('saturate:install-dismissed', '1'));
+        await shot.setup?.(page);
+        await page.goto(shot.path);
+        await shot.prepare?.(page);
+        await noSideScroll(page);
+        const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        // Dark mode follows the system setting.
+        expect(bg).toBe(scheme === 'dark' ? 'rgb(17, 19, 21)' : 'rgb(251, 251, 248)');
+        await page.screenshot({ path: `${DIR}/${shot.name}-${scheme}.png`, animations: 'disabled' });
+      });
+    }
+  });
+}

@@ -1,0 +1,99 @@
+/**
+ * Safari's engine for tests: WebKitGTK's MiniBrowser driven by WebKitWebDriver (Debian package
+ * `webkit2gtk-driver`), under a virtual X display (`xvfb-run`, package `xvfb`). `.ci/run` installs both.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { Builder, type WebDriver } from 'selenium-webdriver';
+
+export const MINIBROWSER = process.env['WEBKIT_MINIBROWSER'] ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+
+const hasCommand = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+
+/** Why the WebKit tests cannot run here, or null when they can. */
+export function webkitMissing(): string | null {
+  const missing = [
+    hasCommand('WebKitWebDriver') ? null : 'WebKitWebDriver (apt-get install webkit2gtk-driver)',
+    hasCommand('xvfb-run') ? null : 'xvfb-run (apt-get install xvfb)',
+    existsSync(MINIBROWSER) ? null : `MiniBrowser at ${MINIBROWSER} (set WEBKIT_MINIBROWSER)`,
+  ].filter((m): m is string => m !== null);
+  return missing.length ? `missing ${missing.join(', ')}` : null;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface WebKitSession {
+  driver: WebDriver;
+  /** Ends the browser session and the driver process. */
+  quit: () => Promise<void>;
+}
+
+/** Starts WebKitWebDriver on a free port and opens a MiniBrowser session (needs $DISPLAY: run under xvfb-run). */
+export async function startWebKit(): Promise<WebKitSession> {
+  const port = await freePort();
+  const proc: ChildProcess = spawn('WebKitWebDriver', [`--port=${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const server = `http://127.0.0.1:${port}`;
+  // Wait until the driver answers /status.
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      const r = await fetch(`${server}/status`);
+      if (r.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`WebKitWebDriver did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const caps = {
+    browserName: 'MiniBrowser',
+    'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+  };
+  let driver: WebDriver;
+  try {
+    driver = await new Builder().usingServer(server).withCapabilities(caps).build();
+  } catch (err) {
+    proc.kill();
+    throw err;
+  }
+  await driver.manage().setTimeouts({ script: 30_000, pageLoad: 30_000 });
+  return {
+    driver,
+    quit: async () => {
+      try {
+        await driver.quit();
+      } finally {
+        proc.kill();
+      }
+    },
+  };
+}
+
+/** Polls `fn` in the page until it returns a truthy value; fails with `what` after `timeoutMs`. */
+export async function waitInPage<T>(driver: WebDriver, what: string, fn: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      last = await driver.executeScript(fn);
+      if (last) return last as T;
+    } catch (err) {
+      last = err; // mid-navigation
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${String(last)})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
