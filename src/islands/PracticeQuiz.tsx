@@ -4,6 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import Quiz from './Quiz.tsx';
+import { QuizStatus } from './QuizStatus.tsx';
 import { drawPractice, PRACTICE_SIZE } from '../lib/practice.ts';
 import { newSeed, parseSeed } from '../lib/random.ts';
 import type { QuizQuestion } from '../lib/quiz.ts';
@@ -37,19 +38,9 @@ export default function PracticeQuiz({ bankUrl }: Props) {
   }, [bankUrl]);
 
   if (state.status === 'loading')
-    return (
-      <section className="quiz" aria-busy="true">
-        <p className="muted">Loading {PRACTICE_SIZE} questions…</p>
-      </section>
-    );
+    return <QuizStatus loading={`Loading ${PRACTICE_SIZE} questions…`} />;
   if (state.status === 'error')
-    return (
-      <section className="quiz">
-        <p className="error" role="alert">
-          {state.message}
-        </p>
-      </section>
-    );
+    return <QuizStatus error={state.message} />;
   return (
     <>
       <p className="muted">

@@ -6,6 +6,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import Quiz from './Quiz.tsx';
+import { QuizStatus } from './QuizStatus.tsx';
 import { progressStore } from '../client/progress-boot.ts';
 import type { QuizQuestion } from '../lib/quiz.ts';
 
@@ -61,19 +62,9 @@ export default function ReviewSession({ bankUrl }: Props) {
   }, [bankUrl, start]);
 
   if (state.status === 'loading')
-    return (
-      <section className="quiz" aria-busy="true">
-        <p className="muted">Loading your review…</p>
-      </section>
-    );
+    return <QuizStatus loading="Loading your review…" />;
   if (state.status === 'error')
-    return (
-      <section className="quiz">
-        <p className="error" role="alert">
-          {state.message}
-        </p>
-      </section>
-    );
+    return <QuizStatus error={state.message} />;
 
   const retakeLabel = state.retake ? `Retake mistakes (${state.retake})` : 'No mistakes to retake';
   return (
