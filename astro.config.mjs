@@ -44,7 +44,8 @@ export default defineConfig({
         // The first worker takes control at once; later ones wait for the learner's "reload".
         clientsClaim: true,
         skipWaiting: false,
-        maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+        // The question bank grows with the deck (about 11 MB at 1,000 cards); it must stay precached.
+        maximumFileSizeToCacheInBytes: 16 * 1024 * 1024,
         runtimeCaching: [
           {
             // A page that is not precached (a new URL while offline) gets the offline page.
