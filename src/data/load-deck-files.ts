@@ -47,12 +47,10 @@ export function loadDeck(root: string): { cards: DeckCard[]; problems: string[] 
       for (const issue of parsed.error.issues) problems.push(`${file}: ${issue.path.join('.') || '(frontmatter)'}: ${issue.message}`);
       continue;
     }
-    const folder = relative(dir, path).split(/[\\/]/)[0];
-    if (folder !== parsed.data.topic) problems.push(`${file}: topic is "${parsed.data.topic}" but the file is in content/cards/${folder}/.`);
     cards.push({ id: basename(path, '.md'), file, body, data: parsed.data });
   }
   problems.push(
-    ...checkDeck(cards.map((c) => ({ id: c.id, file: c.file, body: c.body, related: c.data.related, questionIds: c.data.questions.map((q) => q.id) }))),
+    ...checkDeck(cards.map((c) => ({ id: c.id, file: c.file, body: c.body, related: c.data.related, questionIds: c.data.questions.map((q) => q.id), topic: c.data.topic }))),
   );
   return { cards, problems };
 }

@@ -13,6 +13,8 @@ export interface DeckEntry {
   body: string;
   related: readonly string[];
   questionIds: readonly string[];
+  /** The card's `topic`, which must match its folder (content/cards/<topic>/<slug>.md). */
+  topic?: string;
 }
 
 /** The `## ` headings of a Markdown body, in order (fenced code blocks ignored). */
@@ -58,6 +60,10 @@ export function checkDeck(entries: readonly DeckEntry[]): string[] {
     if (dupCard) problems.push(`${e.file}: card id "${e.id}" is also used by ${dupCard}. Rename one file: the id is the file name.`);
     seenCard.set(e.id, e.file);
     problems.push(...checkSections(e.file, e.body));
+    const folder = e.file.replace(/\\/g, '/').split('/').slice(-2, -1)[0];
+    if (folder && e.topic && folder !== e.topic) {
+      problems.push(`${e.file}: topic is "${e.topic}" but the file is in content/cards/${folder}/. Move the file to content/cards/${e.topic}/ or fix \`topic\`.`);
+    }
     e.related.forEach((r, i) => {
       if (r === e.id) problems.push(`${e.file}: related[${i}] is the card itself. Remove it.`);
       else if (!ids.has(r)) problems.push(`${e.file}: related[${i}] "${r}" is not a card id. Use an existing card's file name (without .md) or remove it.`);

@@ -106,6 +106,13 @@ describe('checkDeck', () => {
     ]);
   });
 
+  test('rejects a card whose topic is not its folder', () => {
+    expect(checkDeck([entry('a', { topic: 'serving' })])).toEqual([
+      'content/cards/meters/a.md: topic is "serving" but the file is in content/cards/meters/. Move the file to content/cards/serving/ or fix `topic`.',
+    ]);
+    expect(checkDeck([entry('a', { topic: 'meters' })])).toEqual([]);
+  });
+
   test('rejects a question id used twice anywhere in the deck', () => {
     const out = checkDeck([entry('a', { questionIds: ['shared-id'] }), entry('b', { questionIds: ['x', 'shared-id'] })]);
     expect(out).toEqual(['content/cards/meters/b.md: questions[1].id "shared-id" is already used in content/cards/meters/a.md. Question ids must be unique across the deck: rename this one.']);
