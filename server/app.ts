@@ -4,15 +4,16 @@
  * without listening (tests listen on port 0); `close()` ends streams, the sampler and the source.
  * No route runs a command: every handler reads the sampler or validates a small JSON body.
  */
-import type { Server } from 'node:http';
-import { createAdaptorServer } from '@hono/node-server';
+import type { OutgoingHttpHeaders, Server } from 'node:http';
+import { createAdaptorServer, type HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createSampler, type Sampler, type Tick } from './sampler.ts';
 import { hostChecker, newToken, normaliseOrigin, tokenFrom, tokenMatches } from './security.ts';
 import type { MetricSource } from './sources/types.ts';
 import { createStaticHandler } from './static.ts';
-import { streamTicks } from './stream.ts';
+import { createStreamHub } from './stream.ts';
 
 /** The server's version, reported by /api/health. */
 export const VERSION = '0.1.0';
@@ -49,7 +50,7 @@ export interface ServerOptions {
 
 /** A built, not yet listening, lab server. */
 export interface LabServer {
-  app: Hono;
+  app: Hono<{ Bindings: HttpBindings }>;
   /** Node HTTP server; call `listen()` on it. */
   server: Server;
   sampler: Sampler;
@@ -59,6 +60,12 @@ export interface LabServer {
   /** Ends every stream, stops sampling, closes the source and the HTTP server. */
   close(): Promise<void>;
 }
+
+/** Headers on every response. */
+const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer', // the token travels in URLs: never leak it in Referer
+} as const;
 
 const json = (c: Context, status: 400 | 401 | 403 | 404 | 405 | 413 | 415 | 422 | 500 | 503, error: string): Response =>
   c.json({ error }, status);
@@ -83,15 +90,16 @@ export function createServer(options: ServerOptions): LabServer {
   const loadPrometheus = () =>
     (prometheus ??= import('./prometheus.ts').then((m) => m.createPrometheus(() => sampler.latest()?.message ?? null, VERSION)));
   const serveStatic = options.staticDir ? createStaticHandler(options.staticDir) : null;
-  const streams = new Set<() => void>();
-  const app = new Hono();
+  const hub = createStreamHub({ sampler, heartbeatMs: options.heartbeatMs ?? 15_000 });
+  const app = new Hono<{ Bindings: HttpBindings }>();
+  const corsHeaders = (origin: string | undefined): Record<string, string> =>
+    origin !== undefined && allowOrigins.has(origin) ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : {};
 
   // 1. DNS-rebinding defence: every request must name this machine in its Host header.
   app.use('*', async (c, next): Promise<Response | void> => {
     if (!hostOk(c.req.header('host'))) return json(c, 403, 'Host not allowed: use http://127.0.0.1:<port>/ or localhost (or the configured --host).');
     await next();
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'no-referrer'); // the token travels in URLs: never leak it in Referer
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
   });
 
   // 2. CORS for allowed origins only, including Private Network Access preflights.
@@ -115,10 +123,7 @@ export function createServer(options: ServerOptions): LabServer {
       return json(c, 403, `Origin ${origin} is not allowed: start the lab server with --allow-origin ${origin} to let that site use it.`);
     }
     await next();
-    if (allowed) {
-      c.header('Access-Control-Allow-Origin', origin);
-      c.header('Vary', 'Origin');
-    }
+    for (const [name, value] of Object.entries(corsHeaders(origin))) c.header(name, value);
   });
 
   // 3. The token on every API route but health, and on /metrics.
@@ -149,13 +154,16 @@ export function createServer(options: ServerOptions): LabServer {
   });
 
   app.get('/api/stream', (c) => {
-    if (streams.size >= maxStreams) {
+    if (hub.size >= maxStreams) {
       c.header('Retry-After', '5');
       return json(c, 503, `Too many live streams (limit ${maxStreams}): close another lab tab, or start the server with a higher --max-streams.`);
     }
     const raw = c.req.header('last-event-id') ?? c.req.query('lastEventId');
     const lastSeq = raw !== undefined && /^\d{1,15}$/.test(raw) ? Number(raw) : null;
-    return streamTicks(c, { sampler, lastSeq, heartbeatMs: options.heartbeatMs ?? 15_000, registry: streams });
+    const headers: OutgoingHttpHeaders = { ...SECURITY_HEADERS, ...corsHeaders(c.req.header('origin')) };
+    hub.attach(c.env.incoming, c.env.outgoing, lastSeq, headers);
+    // The hub writes the response itself; this tells the adaptor not to (a fresh object: middleware may add headers to it).
+    return new Response(null, { headers: RESPONSE_ALREADY_SENT.headers });
   });
 
   app.post(
@@ -220,9 +228,9 @@ export function createServer(options: ServerOptions): LabServer {
     server,
     sampler,
     token,
-    activeStreams: () => streams.size,
+    activeStreams: () => hub.size,
     async close() {
-      for (const end of [...streams]) end();
+      hub.close();
       sampler.close();
       await new Promise<void>((resolveClose) => {
         server.close(() => resolveClose());

@@ -11,10 +11,22 @@
 import type { StreamMessage, Throughput, ThroughputReport } from '../src/protocol/metrics.ts';
 import type { MetricSource } from './sources/types.ts';
 
-/** A tick and its JSON, serialised once for every subscriber. */
+/** A tick and its JSON, serialised once (on first use: a server nobody watches never serialises) for every subscriber. */
 export interface Tick {
-  message: StreamMessage;
-  json: string;
+  readonly message: StreamMessage;
+  readonly json: string;
+}
+
+/** A Tick whose JSON is made when first read and then kept. */
+class LazyTick implements Tick {
+  readonly message: StreamMessage;
+  #json: string | null = null;
+  constructor(message: StreamMessage) {
+    this.message = message;
+  }
+  get json(): string {
+    return (this.#json ??= JSON.stringify(this.message));
+  }
 }
 
 /** Options for `createSampler`. */
@@ -80,7 +92,7 @@ export function createSampler(options: SamplerOptions): Sampler {
       host: reading.host,
       throughput: fresh ?? reading.throughput,
     };
-    const entry: Tick = { message, json: JSON.stringify(message) };
+    const entry: Tick = new LazyTick(message);
     ring[seq % capacity] = entry;
     options.onTick?.(entry);
     for (const fn of subscribers) {

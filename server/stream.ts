@@ -1,106 +1,155 @@
 /**
- * One SSE client. On connect it sends what the client missed (ticks after Last-Event-ID still in
- * the ring, else the latest tick), then every new tick as event "sample" with id = seq, and a
- * "heartbeat" event when nothing was sent for `heartbeatMs`.
+ * The SSE fan-out: one subscription to the sampler for the whole server, one shared frame per tick
+ * (encoded once), written straight to each client's Node response.
  *
- * State per client: a queue of ticks not yet written. A client that stops reading lets its queue
- * grow; past MAX_QUEUE the server ends that stream (the browser's EventSource reconnects and
- * resumes with Last-Event-ID), so one slow tab cannot hold memory for everyone.
+ * Why not Hono's streamSSE: each write there goes through a WHATWG ReadableStream (promises, read
+ * requests, a copy) before it reaches the socket. At 100 clients × 10 Hz that was most of the
+ * server's CPU and the delay to the hundredth client; a direct `res.write` of a shared Buffer is not
+ * (`node bench/server.ts`; see server/README.md for the figures).
+ *
+ * Per client: the seq of the last tick sent, the time of the last write (for heartbeats) and a
+ * queue used only while its socket is congested. A client that stops reading lets its queue grow;
+ * past MAX_QUEUE the server ends that stream (EventSource reconnects and resumes with
+ * Last-Event-ID), so one slow tab cannot hold memory for everyone.
  */
-import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Sampler, Tick } from './sampler.ts';
 
-/** Ticks queued for one client before it is dropped. */
+/** Ticks queued for one congested client before it is dropped. */
 export const MAX_QUEUE = 256;
 /** Reconnect delay the browser is told to use, ms. */
 const RETRY_MS = 1000;
 
-const frames = new WeakMap<Tick, Uint8Array>();
-const encoder = new TextEncoder();
+const frames = new WeakMap<Tick, Buffer>();
 
 /**
- * A tick's SSE frame, encoded once and shared by every client. Hono's writeSSE would split and
- * re-encode the same ~8 KB per client (8 MB/s of garbage at 100 clients × 10 Hz); JSON.stringify
- * never emits a raw newline, so one `data:` line is the whole framing.
+ * A tick's SSE frame, encoded once and shared by every client. JSON.stringify never emits a raw
+ * newline, so one `data:` line is the whole framing.
  */
-export function sseFrame(tick: Tick): Uint8Array {
+export function sseFrame(tick: Tick): Buffer {
   let frame = frames.get(tick);
   if (!frame) {
-    frame = encoder.encode(`event: sample\nid: ${tick.message.seq}\ndata: ${tick.json}\n\n`);
+    frame = Buffer.from(`event: sample\nid: ${tick.message.seq}\ndata: ${tick.json}\n\n`);
     frames.set(tick, frame);
   }
   return frame;
 }
 
-/** Options for one stream. */
-export interface StreamOptions {
-  sampler: Sampler;
-  /** From Last-Event-ID: resume after this seq; null for a new client. */
-  lastSeq: number | null;
-  heartbeatMs: number;
-  /** Open streams, each as its "end now" function; the server ends them all on close. */
-  registry: Set<() => void>;
+interface Client {
+  res: ServerResponse;
+  lastSent: number;
+  lastWriteMs: number;
+  /** Ticks waiting for 'drain'; empty while the socket keeps up. */
+  queue: Tick[];
+  end(): void;
 }
 
-/** Streams ticks to one client as SSE (Hono's streamSSE does the framing). */
-export function streamTicks(c: Context, options: StreamOptions): Response {
-  const { sampler, heartbeatMs, registry } = options;
-  const queue: Tick[] = [];
-  let wake: (() => void) | null = null;
-  let done = false;
-  const end = (): void => {
-    done = true;
-    wake?.();
+/** Options for `createStreamHub`. */
+export interface StreamHubOptions {
+  sampler: Sampler;
+  /** A heartbeat goes to a stream that got nothing for this long, ms. */
+  heartbeatMs: number;
+}
+
+/** The server's open streams. */
+export interface StreamHub {
+  /** Open streams right now. */
+  readonly size: number;
+  /**
+   * Starts streaming to `res`: what the client missed (ticks after `lastSeq` still in the ring, else
+   * the latest tick), then every new tick. `headers` join the SSE headers (security, CORS).
+   */
+  attach(req: IncomingMessage, res: ServerResponse, lastSeq: number | null, headers: OutgoingHttpHeaders): void;
+  /** Ends every stream and stops listening to the sampler. */
+  close(): void;
+}
+
+/** Creates the hub; it subscribes to the sampler when the first client attaches. */
+export function createStreamHub(options: StreamHubOptions): StreamHub {
+  const { sampler, heartbeatMs } = options;
+  const clients = new Set<Client>();
+  let unsubscribe: (() => void) | null = null;
+  let heartbeat: ReturnType<typeof setInterval> | null = null;
+
+  const write = (client: Client, tick: Tick): void => {
+    if (tick.message.seq <= client.lastSent) return;
+    client.lastSent = tick.message.seq;
+    client.lastWriteMs = Date.now();
+    if (!client.res.write(sseFrame(tick))) client.res.once('drain', () => flush(client));
   };
-  registry.add(end);
-  // Subscribe before reading the backlog so no tick falls between the two.
-  const unsubscribe = sampler.subscribe((tick) => {
-    queue.push(tick);
-    if (queue.length > MAX_QUEUE) end();
-    wake?.();
-  });
-  c.header('X-Accel-Buffering', 'no');
-  return streamSSE(c, async (stream) => {
-    stream.onAbort(end);
-    try {
-      const latest = sampler.latest();
-      const backlog = options.lastSeq === null ? (latest ? [latest] : []) : sampler.since(options.lastSeq);
-      let lastSent = options.lastSeq ?? 0;
-      let first = true;
-      const send = async (tick: Tick): Promise<void> => {
-        if (tick.message.seq <= lastSent) return;
-        lastSent = tick.message.seq;
-        if (first) await stream.writeSSE({ event: 'sample', id: String(tick.message.seq), data: tick.json, retry: RETRY_MS });
-        else await stream.write(sseFrame(tick));
-        first = false;
-      };
-      if (backlog.length === 0) {
-        await stream.writeSSE({ event: 'hello', data: '{}', retry: RETRY_MS });
-        first = false;
-      }
-      for (const tick of backlog) {
-        if (done) break;
-        await send(tick);
-      }
-      while (!done) {
-        if (queue.length === 0) {
-          const timedOut = await new Promise<boolean>((resolve) => {
-            const timer = setTimeout(() => resolve(true), heartbeatMs);
-            wake = () => {
-              clearTimeout(timer);
-              resolve(false);
-            };
-          });
-          wake = null;
-          if (timedOut && !done) await stream.writeSSE({ event: 'heartbeat', data: String(Date.now()) });
-          continue;
-        }
-        await send(queue.shift() as Tick);
-      }
-    } finally {
-      unsubscribe();
-      registry.delete(end);
+  const flush = (client: Client): void => {
+    while (client.queue.length > 0 && !client.res.writableNeedDrain && !client.res.destroyed) write(client, client.queue.shift() as Tick);
+  };
+  const onTick = (tick: Tick): void => {
+    for (const client of clients) {
+      if (client.res.writableNeedDrain || client.queue.length > 0) {
+        client.queue.push(tick);
+        // Drop it: destroy frees what its socket buffers hold now, where end() would wait for a reader that never comes.
+        if (client.queue.length > MAX_QUEUE) client.res.destroy();
+      } else write(client, tick);
     }
-  });
+  };
+  const beat = (): void => {
+    const now = Date.now();
+    for (const client of clients) {
+      if (now - client.lastWriteMs < heartbeatMs || client.res.writableNeedDrain) continue;
+      client.lastWriteMs = now;
+      client.res.write(`event: heartbeat\ndata: ${now}\n\n`);
+    }
+  };
+  const detach = (client: Client): void => {
+    if (!clients.delete(client)) return;
+    if (clients.size === 0) {
+      unsubscribe?.();
+      unsubscribe = null;
+      if (heartbeat !== null) clearInterval(heartbeat);
+      heartbeat = null;
+    }
+  };
+
+  return {
+    get size() {
+      return clients.size;
+    },
+    attach(req, res, lastSeq, headers) {
+      const client: Client = {
+        res,
+        lastSent: lastSeq ?? 0,
+        lastWriteMs: Date.now(),
+        queue: [],
+        end: () => {
+          detach(client);
+          if (!res.writableEnded) res.end();
+        },
+      };
+      res.writeHead(200, {
+        ...headers,
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'X-Accel-Buffering': 'no',
+      });
+      if (req.method === 'HEAD') {
+        res.end();
+        return;
+      }
+      res.socket?.setNoDelay(true);
+      res.on('close', () => detach(client));
+      res.on('error', () => client.end()); // a reset socket: 'close' follows
+      clients.add(client);
+      // Subscribe before reading the backlog so no tick falls between the two.
+      unsubscribe ??= sampler.subscribe(onTick);
+      // Checked 4 times a period: a heartbeat is at most a quarter period late.
+      heartbeat ??= setInterval(beat, Math.max(10, Math.floor(heartbeatMs / 4)));
+      heartbeat.unref();
+      res.write(`retry: ${RETRY_MS}\n\n`);
+      const latest = sampler.latest();
+      const backlog = lastSeq === null ? (latest ? [latest] : []) : sampler.since(lastSeq);
+      if (backlog.length === 0) res.write('event: hello\ndata: {}\n\n');
+      client.queue.push(...backlog);
+      flush(client);
+    },
+    close() {
+      for (const client of [...clients]) client.end();
+    },
+  };
 }

@@ -17,10 +17,14 @@ export type GpmSampleHandle = bigint;
 
 /** Memory in bytes; `reservedBytes` is null when only MemoryInfo v1 exists. */
 export interface MemoryReading { totalBytes: number; usedBytes: number; freeBytes: number; reservedBytes: number | null }
+/** A laid-out nvmlGpmMetricsGet request and its answer, index by index with `ids`: a return code and, where 0, a value. */
+export interface GpmRequest { readonly buffer: Buffer; readonly ids: readonly number[]; readonly values: Float64Array; readonly codes: Int32Array }
 /** One running compute process; memory is null when NVML says "not available". */
 export interface ProcessReading { pid: number; usedGpuMemBytes: number | null }
 
 const num = (v: bigint): number => Number(v);
+/** An unsigned 64-bit little-endian field as a number, without a BigInt (byte counts stay far below 2^53). */
+const u64 = (b: Buffer, at: number): number => b.readUInt32LE(at) + b.readUInt32LE(at + 4) * 0x1_0000_0000;
 
 /** Opens NVML. @throws NvmlError (12 no library, 9 no driver, …) with advice for the user. */
 export function openNvml(options: { libraryPath?: string } = {}): Nvml {
@@ -43,7 +47,6 @@ export class Nvml {
   readonly #mem = Buffer.alloc(Math.max(SIZE.memoryV2, SIZE.memory));
   readonly #util = Buffer.alloc(SIZE.utilization);
   #procs = Buffer.alloc(SIZE.processInfo * 16);
-  #gpm = Buffer.alloc(OFF.gpmMetrics + SIZE.gpmMetric * 8);
   #closed = false;
   /** Which versioned symbol serves each query (for diagnostics). */
   readonly symbols: Readonly<Record<string, string | null>>;
@@ -117,8 +120,8 @@ export class Nvml {
       try {
         this.#call('nvmlDeviceGetMemoryInfo_v2', 'nvmlDeviceGetMemoryInfo_v2', h, b);
         return {
-          totalBytes: num(b.readBigUInt64LE(OFF.memV2Total)), usedBytes: num(b.readBigUInt64LE(OFF.memV2Used)),
-          freeBytes: num(b.readBigUInt64LE(OFF.memV2Free)), reservedBytes: num(b.readBigUInt64LE(OFF.memV2Reserved)),
+          totalBytes: u64(b, OFF.memV2Total), usedBytes: u64(b, OFF.memV2Used),
+          freeBytes: u64(b, OFF.memV2Free), reservedBytes: u64(b, OFF.memV2Reserved),
         };
       } catch (e) {
         // Some drivers export _v2 but reject its version word; v1 still answers.
@@ -128,8 +131,8 @@ export class Nvml {
     b.fill(0);
     this.#call('nvmlDeviceGetMemoryInfo', 'nvmlDeviceGetMemoryInfo', h, b);
     return {
-      totalBytes: num(b.readBigUInt64LE(OFF.memTotal)), usedBytes: num(b.readBigUInt64LE(OFF.memUsed)),
-      freeBytes: num(b.readBigUInt64LE(OFF.memFree)), reservedBytes: null,
+      totalBytes: u64(b, OFF.memTotal), usedBytes: u64(b, OFF.memUsed),
+      freeBytes: u64(b, OFF.memFree), reservedBytes: null,
     };
   }
 
@@ -196,29 +199,35 @@ export class Nvml {
   gpmSampleGet(h: DeviceHandle, s: GpmSampleHandle): void { this.#call('nvmlGpmSampleGet', 'nvmlGpmSampleGet', h, s); }
 
   /**
-   * Metrics between two samples (>100 ms apart): a value per id that NVML answered, and the
-   * nvmlReturn_t of each id it refused (kept as codes: building an Error per metric per tick is costly).
+   * Lays out an nvmlGpmMetricsGet request for metrics `ids` between samples `s1` and `s2` (>100 ms
+   * apart). A GPU alternates between two sample buffers, so it keeps two requests and runs one per
+   * tick with `gpmMetrics`, instead of laying the struct out again each time.
    */
-  gpmMetrics(s1: GpmSampleHandle, s2: GpmSampleHandle, ids: readonly number[]): { values: Map<number, number>; failures: Map<number, number> } {
-    const size = OFF.gpmMetrics + SIZE.gpmMetric * ids.length;
-    if (this.#gpm.length < size) this.#gpm = Buffer.alloc(size);
-    const b = this.#gpm;
-    b.fill(0, 0, size);
+  prepareGpmMetrics(s1: GpmSampleHandle, s2: GpmSampleHandle, ids: readonly number[]): GpmRequest {
+    const b = Buffer.alloc(OFF.gpmMetrics + SIZE.gpmMetric * ids.length);
     b.writeUInt32LE(GPM_VERSION, 0);
     b.writeUInt32LE(ids.length, 4);
     b.writeBigUInt64LE(s1, OFF.gpmSample1);
     b.writeBigUInt64LE(s2, OFF.gpmSample2);
     ids.forEach((id, k) => b.writeUInt32LE(id, OFF.gpmMetrics + k * SIZE.gpmMetric + OFF.metricId));
+    return { buffer: b, ids: [...ids], values: new Float64Array(ids.length), codes: new Int32Array(ids.length) };
+  }
+
+  /**
+   * Runs a prepared request: for `ids[k]`, its nvmlReturn_t lands in `codes[k]` and, when that is 0,
+   * its value in `values[k]` (codes, not Errors: building an Error per metric per tick is costly).
+   * Returns the request, whose arrays are overwritten by the next run.
+   */
+  gpmMetrics(request: GpmRequest): GpmRequest {
+    const b = request.buffer;
     this.#call('nvmlGpmMetricsGet', 'nvmlGpmMetricsGet', b);
-    const values = new Map<number, number>();
-    const failures = new Map<number, number>();
-    ids.forEach((id, k) => {
+    for (let k = 0; k < request.ids.length; k++) {
       const base = OFF.gpmMetrics + k * SIZE.gpmMetric;
       const rc = b.readInt32LE(base + OFF.metricReturn);
-      if (rc === 0) values.set(id, b.readDoubleLE(base + OFF.metricValue));
-      else failures.set(id, rc);
-    });
-    return { values, failures };
+      request.codes[k] = rc;
+      request.values[k] = rc === 0 ? b.readDoubleLE(base + OFF.metricValue) : Number.NaN;
+    }
+    return request;
   }
 
   /** nvmlShutdown once, then unload. Safe to call twice. */

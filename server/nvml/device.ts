@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { DeviceInfo, GpuSample, NullReasons } from '../../src/protocol/metrics.ts';
-import type { DeviceHandle, GpmSampleHandle, Nvml } from './binding.ts';
+import type { DeviceHandle, GpmRequest, GpmSampleHandle, Nvml } from './binding.ts';
 import { NVML, NvmlError, nvmlCodeName } from './errors.ts';
 import { CLOCK, decodeReasons, GPM_METRIC, PCIE } from './structs.ts';
 
@@ -21,6 +21,15 @@ const GPM_FIELDS = ['smActivePct', 'smOccupancyPct', 'tensorActivePct', 'dramAct
 type GpmField = (typeof GPM_FIELDS)[number];
 /** NVML wants GPM samples at least 100 ms apart. */
 const GPM_MIN_GAP_MS = 100;
+/**
+ * The enforced power limit and the process list change rarely (an admin's `nvidia-smi -pl`, a job
+ * starting), and the process list is the costliest query: both are asked at most once a second and
+ * reused by the ticks between.
+ */
+export const SLOW_QUERY_MS = 1000;
+
+/** The answers of the slow queries, with the reasons for those that failed. */
+interface SlowReadings { atMs: number; powerLimitWatts: number | null; processes: GpuSample['processes']; reasons: NullReasons }
 
 /** One GPU as the model tracks it. */
 export interface DeviceState {
@@ -29,8 +38,16 @@ export interface DeviceState {
   info: DeviceInfo;
   /** Metric key → reason, for metrics NVML said it cannot give (asked once). */
   unsupported: Map<string, string>;
-  gpm: { supported: boolean; reason: string | null; samples: GpmSampleHandle[]; previousAtMs: number | null; turn: number; refused: Map<number, string> };
+  gpm: {
+    supported: boolean; reason: string | null; samples: GpmSampleHandle[]; previousAtMs: number | null; turn: number; refused: Map<number, string>;
+    /** Prepared metric requests for each order of the two samples; dropped when a metric is refused. */
+    requests: [GpmRequest, GpmRequest] | null;
+  };
   lost: NvmlError | null;
+  /** The last slow-query answers (see SLOW_QUERY_MS), null before the first tick. */
+  slow: SlowReadings | null;
+  /** Its queries bound to its handle, made on the first read. */
+  queries?: DeviceQueries;
 }
 
 /** Logs each unsupported-metric reason once per process (nvitop's habit), to stderr. */
@@ -53,8 +70,9 @@ export function openDevice(nvml: Nvml, index: number, log: (m: string) => void =
     handle: null,
     info: { index, name: 'unknown', uuid: `unknown-${index}`, memTotalBytes: null, smClockMaxMhz: null, memClockMaxMhz: null, gpmSupported: false },
     unsupported: new Map(),
-    gpm: { supported: false, reason: null, samples: [], previousAtMs: null, turn: 0, refused: new Map() },
+    gpm: { supported: false, reason: null, samples: [], previousAtMs: null, turn: 0, refused: new Map(), requests: null },
     lost: null,
+    slow: null,
   };
   try {
     const h = nvml.handle(index);
@@ -135,58 +153,95 @@ function emptySample(state: DeviceState): GpuSample {
   };
 }
 
+/** The fields each query fills (or explains when it fails), made once rather than per tick. */
+const F = {
+  util: ['gpuUtilPct', 'memUtilPct'], memory: ['memUsedBytes', 'memTotalBytes', 'memReservedBytes'], power: ['powerWatts'],
+  temperature: ['temperatureC'], smClock: ['smClockMhz'], memClock: ['memClockMhz'], pcieTx: ['pcieTxBytesPerSec'],
+  pcieRx: ['pcieRxBytesPerSec'], reasons: ['clockEventReasons'], powerLimit: ['powerLimitWatts'], processes: ['processes'],
+} as const satisfies Record<string, readonly (keyof GpuSample)[]>;
+
+/** One GPU's per-tick queries, bound to its handle once. */
+function deviceQueries(nvml: Nvml, h: DeviceHandle) {
+  return {
+    utilization: () => nvml.utilization(h),
+    memory: () => nvml.memory(h),
+    power: () => nvml.powerWatts(h),
+    temperature: () => nvml.temperatureC(h),
+    smClock: () => nvml.clockMhz(h, CLOCK.SM),
+    memClock: () => nvml.clockMhz(h, CLOCK.MEM),
+    pcieTx: () => nvml.pcieBytesPerSec(h, PCIE.TX),
+    pcieRx: () => nvml.pcieBytesPerSec(h, PCIE.RX),
+    reasons: () => nvml.clockEventReasons(h),
+    powerLimit: () => nvml.powerLimitWatts(h),
+    processes: () => nvml.processes(h),
+  };
+}
+type DeviceQueries = ReturnType<typeof deviceQueries>;
+
+/** Runs one query; on failure fills the reason for `fields` into `into` and remembers permanent ones. Fatal errors propagate. */
+function runQuery<T>(state: DeviceState, key: string, fields: readonly (keyof GpuSample)[], fn: () => T, into: NullReasons, log: (m: string) => void): T | null {
+  const known = state.unsupported.get(key);
+  if (known !== undefined) {
+    for (const f of fields) into[f] = known;
+    return null;
+  }
+  try {
+    return fn();
+  } catch (e) {
+    if (isFatal(e)) throw e;
+    const reason = e instanceof NvmlError ? e.short : String(e);
+    if (isPermanent(e)) {
+      state.unsupported.set(key, reason);
+      logOnce(`${state.index}:${key}`, `[nvml] GPU ${state.index}: ${key} unavailable: ${reason}`, log);
+    }
+    for (const f of fields) into[f] = reason;
+    return null;
+  }
+}
+
 /** Reads one GPU now. A GPU that goes lost is reported with `error` set; it never throws. */
 export function readDevice(nvml: Nvml, state: DeviceState, nowMs: number, log: (m: string) => void = () => {}): GpuSample {
   if (state.lost || state.handle === null) return lostSample(state);
   const h = state.handle;
   const s = emptySample(state);
   const reasons: NullReasons = s.nullReasons;
-  /** Runs one query; on failure fills the reason for `fields` and remembers permanent ones. */
-  const q = <T>(key: string, fields: readonly (keyof GpuSample)[], fn: () => T): T | null => {
-    const known = state.unsupported.get(key);
-    if (known !== undefined) {
-      for (const f of fields) reasons[f] = known;
-      return null;
-    }
-    try {
-      return fn();
-    } catch (e) {
-      if (isFatal(e)) throw e;
-      const reason = e instanceof NvmlError ? e.short : String(e);
-      if (isPermanent(e)) {
-        state.unsupported.set(key, reason);
-        logOnce(`${state.index}:${key}`, `[nvml] GPU ${state.index}: ${key} unavailable: ${reason}`, log);
-      }
-      for (const f of fields) reasons[f] = reason;
-      return null;
-    }
-  };
+  const ask = state.queries ??= deviceQueries(nvml, h);
+  const q = <T>(key: string, fields: readonly (keyof GpuSample)[], fn: () => T, into: NullReasons = reasons): T | null =>
+    runQuery(state, key, fields, fn, into, log);
   try {
-    const util = q('utilization', ['gpuUtilPct', 'memUtilPct'], () => nvml.utilization(h));
+    const util = q('utilization', F.util, ask.utilization);
     s.gpuUtilPct = util?.gpuPct ?? null;
     s.memUtilPct = util?.memPct ?? null;
-    const mem = q('memory', ['memUsedBytes', 'memTotalBytes', 'memReservedBytes'], () => nvml.memory(h));
+    const mem = q('memory', F.memory, ask.memory);
     if (mem) {
       s.memUsedBytes = mem.usedBytes;
       s.memTotalBytes = mem.totalBytes;
       s.memReservedBytes = mem.reservedBytes;
       if (mem.reservedBytes === null) reasons['memReservedBytes'] = 'needs nvmlDeviceGetMemoryInfo_v2 (newer driver)';
     }
-    s.powerWatts = q('power', ['powerWatts'], () => nvml.powerWatts(h));
-    s.powerLimitWatts = q('powerLimit', ['powerLimitWatts'], () => nvml.powerLimitWatts(h));
-    s.temperatureC = q('temperature', ['temperatureC'], () => nvml.temperatureC(h));
-    s.smClockMhz = q('smClock', ['smClockMhz'], () => nvml.clockMhz(h, CLOCK.SM));
-    s.memClockMhz = q('memClock', ['memClockMhz'], () => nvml.clockMhz(h, CLOCK.MEM));
+    s.powerWatts = q('power', F.power, ask.power);
+    s.temperatureC = q('temperature', F.temperature, ask.temperature);
+    s.smClockMhz = q('smClock', F.smClock, ask.smClock);
+    s.memClockMhz = q('memClock', F.memClock, ask.memClock);
     s.smClockMaxMhz = state.info.smClockMaxMhz;
     s.memClockMaxMhz = state.info.memClockMaxMhz;
     if (s.smClockMaxMhz === null) reasons['smClockMaxMhz'] = 'max clocks not reported by this GPU';
     if (s.memClockMaxMhz === null) reasons['memClockMaxMhz'] = 'max clocks not reported by this GPU';
-    s.pcieTxBytesPerSec = q('pcie', ['pcieTxBytesPerSec'], () => nvml.pcieBytesPerSec(h, PCIE.TX));
-    s.pcieRxBytesPerSec = q('pcie', ['pcieRxBytesPerSec'], () => nvml.pcieBytesPerSec(h, PCIE.RX));
-    const bits = q('reasons', ['clockEventReasons'], () => nvml.clockEventReasons(h));
+    s.pcieTxBytesPerSec = q('pcie', F.pcieTx, ask.pcieTx);
+    s.pcieRxBytesPerSec = q('pcie', F.pcieRx, ask.pcieRx);
+    const bits = q('reasons', F.reasons, ask.reasons);
     s.clockEventReasons = bits === null ? null : decodeReasons(bits);
-    const procs = q('processes', ['processes'], () => nvml.processes(h));
-    s.processes = procs?.map((p) => ({ pid: p.pid, name: processName(p.pid, nowMs), usedGpuMemBytes: p.usedGpuMemBytes })) ?? null;
+    let slow = state.slow;
+    if (slow === null || nowMs - slow.atMs >= SLOW_QUERY_MS || nowMs < slow.atMs) {
+      const into: NullReasons = {};
+      const powerLimitWatts = q('powerLimit', F.powerLimit, ask.powerLimit, into);
+      const procs = q('processes', F.processes, ask.processes, into);
+      const processes = procs?.map((p) => ({ pid: p.pid, name: processName(p.pid, nowMs), usedGpuMemBytes: p.usedGpuMemBytes })) ?? null;
+      slow = state.slow = { atMs: nowMs, powerLimitWatts, processes, reasons: into };
+    }
+    s.powerLimitWatts = slow.powerLimitWatts;
+    s.processes = slow.processes;
+    Object.assign(reasons, slow.reasons);
     readGpm(nvml, state, s, nowMs);
   } catch (e) {
     if (!isFatal(e)) throw e;
@@ -203,8 +258,8 @@ function readGpm(nvml: Nvml, state: DeviceState, s: GpuSample, nowMs: number): v
     for (const f of GPM_FIELDS) s.nullReasons[f] = reason;
   };
   if (!g.supported || g.samples.length < 2 || state.handle === null) return setReason(g.reason ?? 'GPM not available');
-  const current = g.samples[g.turn % 2] as GpmSampleHandle;
-  const previous = g.samples[(g.turn + 1) % 2] as GpmSampleHandle;
+  const turn = g.turn % 2;
+  const current = g.samples[turn] as GpmSampleHandle;
   try {
     nvml.gpmSampleGet(state.handle, current);
   } catch (e) {
@@ -215,24 +270,37 @@ function readGpm(nvml: Nvml, state: DeviceState, s: GpuSample, nowMs: number): v
   g.previousAtMs = nowMs;
   g.turn++;
   if (!hadPrevious) return setReason('GPM needs two samples at least 100 ms apart: first value on the next tick');
-  const ids = GPM_IDS.filter((id) => !g.refused.has(id));
-  let result: { values: Map<number, number>; failures: Map<number, number> };
+  if (g.requests === null) {
+    const ids = GPM_IDS.filter((id) => !g.refused.has(id));
+    const [a, b] = g.samples as [GpmSampleHandle, GpmSampleHandle];
+    // Turn 0 measured into sample a, so it reads b → a; turn 1 reads a → b.
+    g.requests = [nvml.prepareGpmMetrics(b, a, ids), nvml.prepareGpmMetrics(a, b, ids)];
+  }
+  let result: GpmRequest;
   try {
-    result = nvml.gpmMetrics(previous, current, ids);
+    result = nvml.gpmMetrics(g.requests[turn] as GpmRequest);
   } catch (e) {
     if (isFatal(e)) throw e;
     return setReason(`GPM metrics failed: ${e instanceof NvmlError ? e.short : String(e)}`);
   }
   GPM_IDS.forEach((id, k) => {
     const field: GpmField = GPM_FIELDS[k] as GpmField;
-    const v = result.values.get(id);
-    const code = result.failures.get(id);
-    if (v !== undefined && Number.isFinite(v)) s[field] = Math.round(Math.min(100, Math.max(0, v)) * 10) / 10;
-    else if (code !== undefined) {
+    const at = result.ids.indexOf(id);
+    if (at < 0) {
+      s.nullReasons[field] = g.refused.get(id) ?? 'not reported';
+      return;
+    }
+    const code = result.codes[at] as number;
+    const v = result.values[at] as number;
+    if (code === 0 && Number.isFinite(v)) s[field] = Math.round(Math.min(100, Math.max(0, v)) * 10) / 10;
+    else if (code !== 0) {
       const reason = `${code === NVML.NOT_SUPPORTED ? 'not supported' : nvmlCodeName(code).toLowerCase()} (NVML ${code})`;
-      if (code === NVML.NOT_SUPPORTED) g.refused.set(id, reason); // this GPU will not start supporting it: stop asking
+      if (code === NVML.NOT_SUPPORTED) {
+        g.refused.set(id, reason); // this GPU will not start supporting it: stop asking
+        g.requests = null;
+      }
       s.nullReasons[field] = reason;
-    } else s.nullReasons[field] = g.refused.get(id) ?? 'not reported';
+    } else s.nullReasons[field] = 'not reported';
   });
 }
 

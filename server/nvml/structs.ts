@@ -92,8 +92,23 @@ export const CLOCK_EVENT_REASONS: readonly (readonly [bigint, string])[] = [
   [0x80n, 'HwPowerBrakeSlowdown'], [0x100n, 'DisplayClockSetting'],
 ];
 
-/** Decodes a reason bitmask to names; unknown bits become "Unknown(0x…)". @example decodeReasons(0x24n) // ['SwPowerCap', 'SwThermalSlowdown'] */
+/** Bitmasks decoded so far (a GPU shows a handful of distinct masks, and each tick asks again). */
+const decoded = new Map<bigint, readonly string[]>();
+
+/**
+ * Decodes a reason bitmask to names; unknown bits become "Unknown(0x…)". Returns a fresh array
+ * (callers may keep or change it). @example decodeReasons(0x24n) // ['SwPowerCap', 'SwThermalSlowdown']
+ */
 export function decodeReasons(bits: bigint): string[] {
+  let names = decoded.get(bits);
+  if (names === undefined) {
+    names = decodeBits(bits);
+    if (decoded.size < 1024) decoded.set(bits, names);
+  }
+  return [...names];
+}
+
+function decodeBits(bits: bigint): string[] {
   const names = CLOCK_EVENT_REASONS.filter(([bit]) => (bits & bit) !== 0n).map(([, name]) => name);
   const known = CLOCK_EVENT_REASONS.reduce((m, [bit]) => m | bit, 0n);
   const rest = bits & ~known;

@@ -54,7 +54,7 @@ export function createNvmlSource(options: NvmlSourceOptions = {}): NvmlSource {
       return states.map((s) => ({ ...s.info }));
     },
     read(nowMs: number): SourceReading {
-      return { gpus: states.map((s) => readDevice(nvml, s, nowMs, log)), host: host.sample(), throughput: null };
+      return { gpus: states.map((s) => readDevice(nvml, s, nowMs, log)), host: host.sample(nowMs), throughput: null };
     },
     close() {
       if (closed) return;

@@ -49,6 +49,8 @@ export function sseReader(res: Response): { next(timeoutMs?: number): Promise<Ss
         else if (field === 'id') ev.id = value;
         else if (field === 'data') data.push(value);
       }
+      // As EventSource does: a block without data lines (e.g. "retry: 1000") sets state but dispatches nothing.
+      if (data.length === 0) continue;
       ev.data = data.join('\n');
       pending.push(ev);
     }

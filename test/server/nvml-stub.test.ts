@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GpuSampleSchema } from '../../src/protocol/metrics.ts';
 import { NvmlError } from '../../server/nvml/errors.ts';
 import { openNvml } from '../../server/nvml/binding.ts';
+import { openDevice, readDevice, releaseDevice } from '../../server/nvml/device.ts';
 import { resolveSource } from '../../server/sources/index.ts';
 import { createNvmlSource } from '../../server/sources/nvml.ts';
 import type { HostProbe } from '../../server/host.ts';
@@ -50,6 +51,40 @@ describe('NVML binding against the C stub', () => {
       expect(second.nullReasons['fp64ActivePct']).toBe('not supported (NVML 3)');
     } finally {
       source.close();
+    }
+  });
+
+  test('the power limit and the process list are asked once a second, other metrics every tick', () => {
+    const nvml = openNvml({ libraryPath: kit.withConfig({ gpus: 1, procs: 2 }) });
+    const calls = new Map<string, number>();
+    const counted = new Proxy(nvml, {
+      get(target, key, receiver) {
+        const v = Reflect.get(target, key, receiver) as unknown;
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => {
+          calls.set(String(key), (calls.get(String(key)) ?? 0) + 1);
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    try {
+      const state = openDevice(counted, 0);
+      calls.clear();
+      // 10 Hz for 2.5 s: 25 ticks, slow queries at 0, 1000 and 2000 ms.
+      const samples = Array.from({ length: 25 }, (_, i) => readDevice(counted, state, T0 + i * 100));
+      expect(calls.get('utilization')).toBe(25);
+      expect(calls.get('powerLimitWatts')).toBe(3);
+      expect(calls.get('processes')).toBe(3);
+      // Between the slow reads every tick still carries the last answer, never null.
+      expect(samples.every((s) => s.powerLimitWatts === 700 && s.processes?.length === 2)).toBe(true);
+      // GPM alternates its two sample buffers: both orders give values (the stub refuses a backwards pair).
+      expect(samples.slice(1).map((s) => s.smActivePct).filter((v) => v === null)).toEqual([]);
+      // A clock that goes backwards (NTP step) asks again rather than serving stale answers for long.
+      readDevice(counted, state, T0 - 60_000);
+      expect(calls.get('processes')).toBe(4);
+      releaseDevice(counted, state);
+    } finally {
+      nvml.close();
     }
   });
 

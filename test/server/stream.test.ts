@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { StreamMessageSchema } from '../../src/protocol/metrics.ts';
 import { createSimSource } from '../../server/sources/sim.ts';
@@ -82,6 +83,67 @@ describe('GET /api/stream', () => {
       expect((await again.next()).event).toBe('sample');
       await again.cancel();
       await b.cancel();
+    } finally {
+      await s.lab.close();
+    }
+  });
+
+  test('a stream carries the security headers, and CORS only for an allowed origin', async () => {
+    const s = await listen({ source: sim('idle'), autoStart: false, allowOrigins: ['https://saturate.example'] });
+    try {
+      s.lab.sampler.tick();
+      const res = await fetch(`${s.base}/api/stream?token=${s.token}`, { headers: { origin: 'https://saturate.example' } });
+      expect(res.status).toBe(200);
+      expect(Object.fromEntries(['access-control-allow-origin', 'vary', 'x-content-type-options', 'referrer-policy', 'cache-control'].map((h) => [h, res.headers.get(h)]))).toEqual({
+        'access-control-allow-origin': 'https://saturate.example', vary: 'Origin', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store',
+      });
+      const sse = sseReader(res);
+      expect((await sse.next()).event).toBe('sample');
+      await sse.cancel();
+      const plain = await fetch(`${s.base}/api/stream?token=${s.token}`);
+      expect(plain.headers.get('access-control-allow-origin')).toBeNull();
+      await plain.body?.cancel();
+    } finally {
+      await s.lab.close();
+    }
+  });
+
+  test('a client that stops reading is dropped; one that reads gets every tick', async () => {
+    const s = await listen({ source: sim('straggler'), autoStart: false });
+    try {
+      s.lab.sampler.tick();
+      // The stalled client: sends its request, then never reads (the socket is paused).
+      const stalled = connect(s.port, '127.0.0.1');
+      stalled.pause();
+      stalled.on('error', () => {});
+      stalled.write(`GET /api/stream?token=${s.token} HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\n\r\n`);
+      // The reading client counts sample events as they arrive.
+      let samples = 0;
+      let tail = '';
+      const reader = await new Promise<ReturnType<typeof request>>((resolve) => {
+        const req = request({ port: s.port, host: '127.0.0.1', path: `/api/stream?token=${s.token}` }, (res) => {
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            const text = tail + chunk;
+            samples += text.split('event: sample\n').length - 1;
+            tail = text.slice(-16);
+          });
+          resolve(req);
+        });
+        req.on('error', () => {});
+        req.end();
+      });
+      await expect.poll(() => s.lab.activeStreams()).toBe(2);
+      const ticks = 3000;
+      for (let i = 0; i < ticks / 100; i++) {
+        for (let k = 0; k < 100; k++) s.lab.sampler.tick();
+        await new Promise((r) => setTimeout(r, 5)); // let the reader drain
+      }
+      // The server let go of the stalled one (its unread frames are no longer held) and kept the reader.
+      expect(s.lab.activeStreams()).toBe(1);
+      await expect.poll(() => samples, { timeout: 5000 }).toBe(ticks + 1);
+      reader.destroy();
+      stalled.destroy();
     } finally {
       await s.lab.close();
     }
