@@ -38,7 +38,7 @@ export default defineConfig({
   ],
   webServer: {
     // The lab server serves the built site (as `npm start` does), on a simulated GPU.
-    command: `node server/main.ts --port ${PORT} --source sim:idle --static dist --token ${E2E_TOKEN}`,
+    command: `node server/bin.mjs --port ${PORT} --source sim:idle --static dist --token ${E2E_TOKEN}`,
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: !process.env['CI'],
     timeout: 60_000,

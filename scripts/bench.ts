@@ -106,8 +106,8 @@ if (want('server')) {
   await guarded('Lab server', async () => {
     log('lab server');
     const { benchServer } = await import('../bench/server.ts');
-    const { markdown } = await benchServer(5);
-    section('Lab server', 'node bench/server.ts 5', markdown);
+    const { markdown } = await benchServer(10);
+    section('Lab server', 'node bench/server.ts 10', markdown);
   });
 }
 

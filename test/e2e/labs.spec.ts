@@ -123,7 +123,7 @@ test.describe('lab 3 against the companion server', () => {
 
   test('connects through the token to sim:small-kernels and sees busy in time, not in space', async ({ page }) => {
     const token = 'lab3-e2e-token-0123456789';
-    server = spawn(process.execPath, ['server/main.ts', '--port', '0', '--source', 'sim:small-kernels', '--static', 'dist', '--token', token], { stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(process.execPath, ['server/bin.mjs', '--port', '0', '--source', 'sim:small-kernels', '--static', 'dist', '--token', token], { stdio: ['ignore', 'pipe', 'inherit'] });
     const printed = await new Promise<string>((resolve, reject) => {
       let out = '';
       const timer = setTimeout(() => reject(new Error(`lab server did not start: ${out}`)), 15_000);
