@@ -64,6 +64,47 @@ function gpmRow(g: GpuSample): string {
   return `GPU ${g.index}: util ${String(g.gpuUtilPct).padStart(3)}%  smActive ${f(g.smActivePct)}  smOcc ${f(g.smOccupancyPct)}  tensor ${f(g.tensorActivePct)}  dram ${f(g.dramActivePct)}  fp16 ${f(g.fp16ActivePct)}  fp32 ${f(g.fp32ActivePct)}  power ${g.powerWatts} W${g.smActivePct === null ? `  (${g.nullReasons['smActivePct'] ?? ''})` : ''}`;
 }
 
+/** Median of `n` timed calls of `fn`, in µs. */
+function medianUs(fn: () => unknown, n = 25): number {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    try {
+      fn();
+    } catch {
+      // an unsupported query still costs its call; the table says which ones failed elsewhere
+    }
+    times.push(Number(process.hrtime.bigint() - t0) / 1000);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(n / 2)] ?? Number.NaN;
+}
+
+/**
+ * What each NVML query costs on this driver (GPU 0), and one whole sample: the numbers that decide
+ * which queries can run on every tick. Some drivers take milliseconds for a few of them.
+ */
+function printQueryCosts(source: NvmlSource): void {
+  const nvml = source.nvml;
+  const h = nvml.handle(0);
+  const rows: [string, () => unknown][] = [
+    ['utilization', () => nvml.utilization(h)],
+    ['memory', () => nvml.memory(h)],
+    ['powerWatts', () => nvml.powerWatts(h)],
+    ['powerLimitWatts (1 Hz)', () => nvml.powerLimitWatts(h)],
+    ['temperatureC', () => nvml.temperatureC(h)],
+    ['clockMhz SM', () => nvml.clockMhz(h, 1)],
+    ['clockMhz MEM', () => nvml.clockMhz(h, 2)],
+    ['pcieBytesPerSec TX', () => nvml.pcieBytesPerSec(h, 0)],
+    ['pcieBytesPerSec RX', () => nvml.pcieBytesPerSec(h, 1)],
+    ['clockEventReasons', () => nvml.clockEventReasons(h)],
+    ['processes (1 Hz)', () => nvml.processes(h)],
+  ];
+  console.log('\nNVML query cost on GPU 0 (median of 25 calls):');
+  for (const [name, fn] of rows) console.log(`  ${name.padEnd(24)} ${medianUs(fn).toFixed(1).padStart(10)} µs`);
+  let t = Date.now();
+  console.log(`  ${'one sample, all GPUs'.padEnd(24)} ${medianUs(() => source.read((t += 1000)), 11).toFixed(1).padStart(10)} µs (slow queries included)`);
+}
+
 async function main(): Promise<number> {
   let source: NvmlSource;
   try {
@@ -97,6 +138,7 @@ async function main(): Promise<number> {
         console.log(`  clock event reasons: ${JSON.stringify(g.clockEventReasons)}; processes: ${JSON.stringify(g.processes)}; pcie tx/rx B/s: ${g.pcieTxBytesPerSec}/${g.pcieRxBytesPerSec}`);
       }
     }
+    printQueryCosts(source);
     console.log('\nGPM at idle:');
     for (const g of ours.gpus) console.log(`  ${gpmRow(g)}`);
     const load = startLoad(16);
@@ -112,7 +154,8 @@ async function main(): Promise<number> {
       console.log(`\nnvidia-smi dmon --gpm-metrics 2,3,5,10 (smutil, smocc, mmaact, dram) during the same load:\n${dmon.stdout || dmon.stderr || '(no output)'}`);
       load.kill('SIGTERM');
     }
-    console.log(failures === 0 ? '\nAll readings agree with nvidia-smi.' : `\n${failures} reading(s) differ beyond tolerance (see DIFF lines).`);
+    if (table === null) console.log('\nNo nvidia-smi here: the readings above were not cross-checked.');
+    else console.log(failures === 0 ? '\nAll readings agree with nvidia-smi.' : `\n${failures} reading(s) differ beyond tolerance (see DIFF lines).`);
     return failures === 0 ? 0 : 1;
   } finally {
     source.close();
