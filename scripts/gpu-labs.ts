@@ -1,0 +1,98 @@
+/**
+ * Real-GPU lab check (`node scripts/gpu-labs.ts [OUT_DIR] [seconds]`): runs lab workloads on GPU 0
+ * one after another, samples every GPU through the lab's NVML binding every 500 ms, and asks the
+ * lab's diagnosis (src/lib/diagnose.ts) what it sees, next to what the lab expects. Each run's
+ * samples are written as NDJSON to OUT_DIR (default ./gpu-traces), ready for `--source replay:FILE`
+ * and as fixtures for the diagnosis tests.
+ *
+ * Imports only Node built-ins, koffi and the repo's own files, so it runs from ../shared/tools/gpu-kit
+ * (with PyTorch from the machine's Python). Without a GPU it says so and exits 0. Exit 1 when a
+ * diagnosis differs from what its lab expects: a workload or a rule to tune, not necessarily a bug.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StreamMessage } from '../src/protocol/metrics.ts';
+import { diagnose, type BottleneckKind } from '../src/lib/diagnose.ts';
+import { NvmlError } from '../server/nvml/errors.ts';
+import { createNvmlSource, type NvmlSource } from '../server/sources/nvml.ts';
+
+interface Run { lab: string; script: string; args: string[]; expect: BottleneckKind[] }
+
+/** The runs, in order: the "before" state of the labs whose verdict is clearest, and one healthy run. */
+const RUNS: Run[] = [
+  { lab: '1 idle but allocated', script: 'idle_hold.py', args: ['--hold-gib', '8'], expect: ['idle-allocated'] },
+  { lab: '2 data loader (before)', script: 'dataloader.py', args: ['--num-workers', '0'], expect: ['data-starvation'] },
+  { lab: '3 busy in time (before)', script: 'small_batch.py', args: ['--batch-size', '1'], expect: ['small-kernels'] },
+  { lab: '5 roofline (elementwise)', script: 'roofline.py', args: ['--op', 'elementwise'], expect: ['memory-bound'] },
+  { lab: '4 Tensor Cores (after)', script: 'tensor_cores.py', args: ['--dtype', 'bf16'], expect: ['compute-bound'] },
+];
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function record(source: NvmlSource, seconds: number, seq: { n: number }): Promise<StreamMessage[]> {
+  const out: StreamMessage[] = [];
+  const end = Date.now() + seconds * 1000;
+  while (Date.now() < end) {
+    const now = Date.now();
+    const r = source.read(now);
+    out.push({ seq: ++seq.n, sampledAtMs: now, source: 'nvml', simulated: false, reason: null, gpus: r.gpus, host: r.host, throughput: r.throughput });
+    await sleep(500 - (Date.now() - now));
+  }
+  return out;
+}
+
+async function main(): Promise<number> {
+  const outDir = process.argv[2] ?? 'gpu-traces';
+  const seconds = Number(process.argv[3] ?? 20);
+  let source: NvmlSource;
+  try {
+    source = createNvmlSource({ log: (m) => console.log(m) });
+  } catch (e) {
+    if (e instanceof NvmlError) {
+      console.log(`No GPU on this machine: ${e.message}`);
+      return 0;
+    }
+    throw e;
+  }
+  mkdirSync(outDir, { recursive: true });
+  const seq = { n: 0 };
+  let misses = 0;
+  try {
+    for (const run of RUNS) {
+      const child = spawn('python3', [join('workloads', run.script), ...run.args, '--seconds', String(seconds + 12)], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      await Promise.race([sleep(8000), exited]); // warm-up: allocation, cuDNN/cuBLAS heuristics, clocks
+      if (child.exitCode !== null) {
+        console.log(`\n${run.lab}: ${run.script} exited ${child.exitCode} before sampling:\n${stderr.trim().slice(-800)}`);
+        misses++;
+        continue;
+      }
+      const messages = await record(source, seconds, seq);
+      child.kill('SIGTERM');
+      await exited;
+      const file = join(outDir, `${run.script.replace('.py', '')}-${run.args.join('').replace(/[^a-z0-9]+/gi, '-')}.ndjson`);
+      writeFileSync(file, messages.map((m) => JSON.stringify(m)).join('\n') + '\n');
+      const verdict = diagnose(messages, seconds);
+      const ok = run.expect.includes(verdict.kind);
+      if (!ok) misses++;
+      const g0 = messages.map((m) => m.gpus[0]).filter((g) => g !== undefined);
+      const mean = (f: (g: NonNullable<(typeof g0)[number]>) => number | null): string => {
+        const xs = g0.map(f).filter((x): x is number => x !== null);
+        return xs.length ? (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1) : 'null';
+      };
+      console.log(`\n${run.lab}: python3 workloads/${run.script} ${run.args.join(' ')}  (${messages.length} samples → ${file})`);
+      console.log(`  GPU 0 means: GPU-Util ${mean((g) => g.gpuUtilPct)}%  SM active ${mean((g) => g.smActivePct)}%  tensor ${mean((g) => g.tensorActivePct)}%  DRAM ${mean((g) => g.dramActivePct)}%  power ${mean((g) => g.powerWatts)} W  host CPU ${(messages.reduce((a, m) => a + (m.host?.cpuPct ?? 0), 0) / messages.length).toFixed(1)}%`);
+      console.log(`  ${ok ? 'ok  ' : 'MISS'} diagnosis: ${verdict.kind} (${verdict.confidence}) "${verdict.title}"; lab expects ${run.expect.join(' or ')}`);
+      for (const e of verdict.evidence) console.log(`       - ${e}`);
+    }
+  } finally {
+    source.close();
+  }
+  console.log(misses === 0 ? '\nEvery run diagnosed as its lab expects.' : `\n${misses} run(s) did not run or did not match (see above).`);
+  return misses === 0 ? 0 : 1;
+}
+
+process.exitCode = await main();
