@@ -5,7 +5,7 @@
  * by performance score (single runs are noisy on 2 cores). One headless Chromium serves every run;
  * Lighthouse clears the origin's storage before each, so every run is a first visit.
  *
- *   node bench/lighthouse.ts [runs]          prints a Markdown table
+ *   node bench/lighthouse.ts [runs] [pages]  prints a Markdown table; pages e.g. "stats,practice quiz"
  *   import { benchLighthouse } from './bench/lighthouse.ts'
  *
  * The same figures by hand, one run:
@@ -156,6 +156,8 @@ export async function benchLighthouse(opts: { runs?: number; pages?: { page: str
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const runs = Number(process.argv[2] ?? 3);
-  const { markdown } = await benchLighthouse({ runs: Number.isFinite(runs) && runs > 0 ? runs : 3, log: (s) => console.error(s) });
+  const only = process.argv[3]?.split(',');
+  const pages = only ? lighthousePages().filter((p) => only.includes(p.page)) : undefined;
+  const { markdown } = await benchLighthouse({ runs: Number.isFinite(runs) && runs > 0 ? runs : 3, log: (s) => console.error(s), ...(pages ? { pages } : {}) });
   console.log(markdown);
 }

@@ -21,6 +21,24 @@ interface Props {
 
 type Store = Awaited<ReturnType<typeof progressStore>>;
 
+/**
+ * What the page shows (and the server renders) until the store has loaded: the first panels' frames,
+ * at least a screen tall, so the saved-cards panel below starts off-screen and nothing visible moves
+ * when the numbers arrive (desktop CLS was 0.49 with a one-line placeholder).
+ */
+function DashboardSkeleton() {
+  return (
+    <div className="dashboard-skeleton" aria-busy="true">
+      <p className="muted">Loading your progress…</p>
+      {['Streak', 'So far', 'Last 12 weeks'].map((title) => (
+        <section className="panel" key={title} aria-hidden="true">
+          <h2>{title}</h2>
+        </section>
+      ))}
+    </div>
+  );
+}
+
 export default function ProgressDashboard({ cards, topics }: Props) {
   const [store, setStore] = useState<Store | null>(null);
   const [snapshot, setSnapshot] = useState<ProgressSnapshot | null>(null);
@@ -50,7 +68,7 @@ export default function ProgressDashboard({ cards, topics }: Props) {
   }, [store, snapshot, cards]);
 
   if (failed) return <p className="notice bad" role="alert">Your progress could not be loaded (the app's files are missing). Reload the page while online.</p>;
-  if (!store || !snapshot || !view) return <p className="muted" aria-busy="true">Loading your progress…</p>;
+  if (!store || !snapshot || !view) return <DashboardSkeleton />;
   const { stats, streak } = view;
   const dueTotal = stats.reviewsDue.reduce((t, d) => t + d.count, 0);
 

@@ -144,10 +144,12 @@ test.describe('reflow: 320 px wide with 200% text', () => {
   });
 });
 
-test('the card quiz hydrates without a layout shift', async ({ page }) => {
-  await page.setViewportSize({ width: 390, height: 844 });
+type Shift = { value: number; sources: string[] };
+
+/** Records every layout shift not caused by input, from the first paint on. */
+async function watchShifts(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const w = window as unknown as { __shifts: { value: number; sources: string[] }[] };
+    const w = window as unknown as { __shifts: Shift[] };
     w.__shifts = [];
     new PerformanceObserver((list) => {
       for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node?: Node }[] })[]) {
@@ -155,21 +157,45 @@ test('the card quiz hydrates without a layout shift', async ({ page }) => {
       }
     }).observe({ type: 'layout-shift', buffered: true });
   });
+}
+
+/** The shifts so far, after two frames (a shift is reported in the frame after it happens). */
+async function shiftsOf(page: Page): Promise<{ cls: number; shifts: Shift[] }> {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const shifts = await page.evaluate(() => (window as unknown as { __shifts: Shift[] }).__shifts);
+  return { cls: shifts.reduce((s, e) => s + e.value, 0), shifts };
+}
+
+test('the card quiz hydrates without a layout shift', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await watchShifts(page);
   await page.goto('/cards/gpu-util/');
   await hydrated(page);
   const before = await page.locator('#quiz').boundingBox();
   await page.locator('section.quiz').scrollIntoViewIfNeeded();
   await expect(page.locator('#quiz astro-island[ssr]')).toHaveCount(0);
   await expect(page.locator('#quiz [data-option]').first()).toBeVisible();
-  // Two frames for any shift to be reported.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  const shifts = await page.evaluate(() => (window as unknown as { __shifts: { value: number; sources: string[] }[] }).__shifts);
-  const cls = shifts.reduce((s, e) => s + e.value, 0);
+  const { cls, shifts } = await shiftsOf(page);
   expect(cls, JSON.stringify(shifts)).toBe(0);
   // The server-rendered quiz has the hydrated one's height.
   const after = await page.locator('#quiz').boundingBox();
   expect(after!.height).toBeCloseTo(before!.height, 0);
 });
+
+for (const [width, height] of [[390, 844], [1350, 940]] as const) {
+  test(`${width}×${height}: the progress page and a practice quiz load their data without moving what is on screen`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await watchShifts(page);
+    await page.goto('/progress/');
+    await expect(page.getByTestId('dashboard')).toBeVisible();
+    const progress = await shiftsOf(page);
+    expect(progress.cls, `/progress/: ${JSON.stringify(progress.shifts)}`).toBeLessThan(0.01);
+    await page.goto('/practice/random/?seed=cls');
+    await expect(page.locator('section.quiz .quiz-progress')).toHaveText(/Question 1 of/);
+    const practice = await shiftsOf(page);
+    expect(practice.cls, `practice quiz: ${JSON.stringify(practice.shifts)}`).toBeLessThan(0.01);
+  });
+}
 
 test('keyboard only: home → a card → its quiz answered by keys', async ({ page }) => {
   await page.goto('/');
