@@ -205,7 +205,10 @@ function badgeAndSaveButton(): void {
       count.textContent = String(streak.current);
       badge.setAttribute('aria-label', label);
       badge.dataset['today'] = streak.todayDone ? 'done' : 'pending';
-      badge.hidden = false;
+      // A flame with 0 tells a newcomer (or someone back after a break) nothing but "you have not":
+      // the badge shows from the first day that counts. `data-streak-ready` says the device answered.
+      badge.hidden = streak.current === 0;
+      badge.dataset['streakReady'] = '';
     });
   }
   const button = document.querySelector<HTMLButtonElement>('[data-save-card]');

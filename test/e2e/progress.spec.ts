@@ -11,7 +11,11 @@ const badge = (page: Page) => page.locator('[data-streak-badge]');
 test.describe('progress on the device', () => {
   test('answers and a read card survive a reload: header streak and progress page', async ({ page }) => {
     const bank = await getBank(page);
-    const quiz = await openCardQuiz(page, 'gpu-util');
+    // A newcomer sees no "0" flame: the badge waits for the first day that counts.
+    await page.goto('/');
+    await expect(badge(page)).toHaveAttribute('data-streak-ready', '');
+    await expect(badge(page)).toBeHidden();
+    const quiz = await openCardQuiz(page, 'gpu-util'); // reading to the quiz counts the card as read: today counts
     await answerSeries(quiz, bank, [true, false, true, true, false]);
     await expect(badge(page)).toHaveAttribute('aria-label', /^Streak: 1 day, today done\./);
     await expect(badge(page)).toHaveText('1');
@@ -188,7 +192,7 @@ test.describe('progress on the device', () => {
     await expect(note).toContainText("Progress isn't being saved in this browser");
     await expect(note).toContainText(/private browsing or blocked site data/);
     await page.goto('/topics/');
-    await expect(page.locator('[data-streak-badge]')).toBeVisible(); // the store answered
+    await expect(page.locator('[data-streak-badge]')).toHaveAttribute('data-streak-ready', ''); // the store answered
     await expect(note).toBeHidden(); // once per session
     const dash = await openProgress(page);
     await expect(dash.getByTestId('not-saved')).toContainText("Progress isn't being saved in this browser");
@@ -201,7 +205,7 @@ test.describe('progress on the device', () => {
       if (r.request().resourceType() === 'script') sizes.set(r.url(), gzipSync(await r.body()).length);
     });
     await page.goto('/cards/gpu-util/');
-    await expect(badge(page)).toBeVisible(); // the store is loaded
+    await expect(badge(page)).toHaveAttribute('data-streak-ready', ''); // the store is loaded
     await page.waitForLoadState('networkidle');
     await expect(page.locator('astro-island[ssr]')).toHaveCount(1); // the quiz is not hydrated
     const total = [...sizes.values()].reduce((a, b) => a + b, 0);
