@@ -198,7 +198,11 @@ export class Progress {
     const preview = previewMerge(this.events, parsed.file);
     const added = newEvents(this.ids, parsed.file.events);
     if (added.length) {
-      await this.write(added.map((e) => [eventKey(e.id), e]));
+      // A large import goes straight into chunks (its ids are new, so no tab writes the same keys),
+      // rather than as single records that the next open would have to read and compact.
+      const sorted = [...added].sort(compareEvents);
+      const { puts } = compaction(sorted, eventKey);
+      await this.write(puts.length ? puts : sorted.map((e) => [eventKey(e.id), e]));
       this.merge(added);
       this.tabs?.reload();
       void this.maybePersist();

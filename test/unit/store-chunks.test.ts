@@ -38,6 +38,21 @@ describe('compaction', () => {
     expect(await keysOf(again, 'e:')).toHaveLength(1);
   });
 
+  test('a large import is written as chunks, and opens the same', async () => {
+    const { store: from } = freshStore();
+    const events = makeAnswerEvents(COMPACT_AT + 300);
+    await idbBackend(from).write([['meta', { schemaVersion: 2 }], ['c:all', events]]);
+    const text = (await open(from)).exportBackup(events.at(-1)!.at).text;
+    const { store, dbName } = freshStore();
+    const to = await open(store);
+    expect(await to.applyImport(text)).toMatchObject({ ok: true, added: events.length });
+    expect(await keysOf(store, 'e:')).toEqual([]);
+    expect(await keysOf(store, 'c:')).toHaveLength(1);
+    await closeProgress(store);
+    const reopened = (await open(createProgressStore(dbName))).snapshot();
+    expect(reopened.events.map((e) => e.id)).toEqual(events.map((e) => e.id));
+  });
+
   test('leaves a short log alone', () => {
     expect(compaction(makeAnswerEvents(COMPACT_AT - 1), (id) => `e:${id}`).puts).toEqual([]);
   });
