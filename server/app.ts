@@ -200,7 +200,7 @@ export function createServer(options: ServerOptions): LabServer {
   app.all('*', async (c) => {
     if (!serveStatic) return json(c, 404, 'Not found. This lab server has no site to serve; run `npm start` to serve the built site.');
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return json(c, 405, 'Only GET and HEAD are served here.');
-    const res = await serveStatic(c.req.method, new URL(c.req.url).pathname);
+    const res = await serveStatic(c.req.method, new URL(c.req.url).pathname, c.req.header('accept-encoding'));
     return res ?? json(c, 400, 'Bad path.');
   });
 

@@ -2,9 +2,42 @@
  * Serves the built site (dist/) from the lab server, so `npm start` is one origin. Directory URLs
  * serve index.html with or without a trailing slash (Astro `build.format: 'directory'`), unknown
  * paths get dist/404.html with status 404, and the service worker gets the headers it needs.
+ *
+ * Text files go out compressed (Brotli, else gzip, as the client accepts), compressed once per file
+ * version and kept in memory: the question bank is 478 KB as JSON and 103 KB as Brotli, which on a
+ * phone's slow connection is most of a practice quiz's load time.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+/** Compressed bodies kept, in bytes (the whole site compresses to a few MB). */
+const CACHE_BYTES = 32 * 1024 * 1024;
+/** Smaller files are sent as they are: compression would save less than its headers. */
+const MIN_COMPRESS_BYTES = 1024;
+
+type Encoding = 'br' | 'gzip';
+
+/** The encoding to use for a request's Accept-Encoding, or null. Quality values of 0 refuse one. */
+export function pickEncoding(acceptEncoding: string | undefined): Encoding | null {
+  if (!acceptEncoding) return null;
+  const accepted = new Set(
+    acceptEncoding
+      .toLowerCase()
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .filter(([, q]) => !q || !/^\s*q\s*=\s*0(\.0*)?\s*$/.test(q))
+      .map(([name]) => name?.trim()),
+  );
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return null;
+}
+
+const compressible = (contentType: string): boolean => /^(text\/|application\/(json|javascript|manifest\+json|xml|x-ndjson)|image\/svg\+xml)/.test(contentType);
 
 /** Content types by extension; anything else is application/octet-stream. */
 export const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -37,12 +70,36 @@ function headersFor(path: string, urlPath: string): Record<string, string> {
 }
 
 /**
- * A handler for GET/HEAD `urlPath` under `root`. Returns null for paths it refuses (traversal,
- * bad encoding) so the caller can answer 400.
+ * A handler for GET/HEAD `urlPath` under `root`, compressed for `acceptEncoding` where that helps.
+ * Returns null for paths it refuses (traversal, bad encoding) so the caller can answer 400.
  */
-export function createStaticHandler(root: string): (method: string, urlPath: string) => Promise<Response | null> {
+export function createStaticHandler(root: string): (method: string, urlPath: string, acceptEncoding?: string) => Promise<Response | null> {
   const base = resolve(root);
-  return async (method, urlPath) => {
+  const cache = new Map<string, Buffer<ArrayBuffer>>();
+  let cached = 0;
+  /** The file's bytes, compressed when it is text and the client takes an encoding. */
+  const body = async (file: string, headers: Record<string, string>, acceptEncoding: string | undefined): Promise<Buffer<ArrayBuffer>> => {
+    const raw = await readFile(file);
+    const encoding = pickEncoding(acceptEncoding);
+    if (!compressible(headers['Content-Type'] ?? '')) return raw;
+    headers['Vary'] = 'Accept-Encoding';
+    if (encoding === null || raw.length < MIN_COMPRESS_BYTES) return raw;
+    const { mtimeMs, size } = await stat(file);
+    const key = `${encoding}:${mtimeMs}:${size}:${file}`;
+    let out = cache.get(key);
+    if (!out) {
+      out = (encoding === 'br' ? await brotli(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }) : await gzipAsync(raw, { level: 9 })) as Buffer<ArrayBuffer>;
+      if (cached + out.length > CACHE_BYTES) {
+        cache.clear();
+        cached = 0;
+      }
+      cache.set(key, out);
+      cached += out.length;
+    }
+    headers['Content-Encoding'] = encoding;
+    return out;
+  };
+  return async (method, urlPath, acceptEncoding) => {
     let decoded: string;
     try {
       decoded = decodeURIComponent(urlPath);
@@ -55,13 +112,16 @@ export function createStaticHandler(root: string): (method: string, urlPath: str
     const candidates = decoded.endsWith('/') ? [join(target, 'index.html')] : [target, join(target, 'index.html'), `${target}.html`];
     for (const file of candidates) {
       if (await isFile(file)) {
-        const body = method === 'HEAD' ? null : await readFile(file);
-        return new Response(body, { status: 200, headers: headersFor(file, decoded) });
+        const headers = headersFor(file, decoded);
+        const bytes = await body(file, headers, acceptEncoding);
+        return new Response(method === 'HEAD' ? null : bytes, { status: 200, headers });
       }
     }
     const notFound = join(base, '404.html');
     if (await isFile(notFound)) {
-      return new Response(method === 'HEAD' ? null : await readFile(notFound), { status: 404, headers: headersFor(notFound, '/404.html') });
+      const headers = headersFor(notFound, '/404.html');
+      const bytes = await body(notFound, headers, acceptEncoding);
+      return new Response(method === 'HEAD' ? null : bytes, { status: 404, headers });
     }
     return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
   };

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -186,6 +187,24 @@ describe('serving the built site', () => {
       expect(sw.headers.get('cache-control')).toBe('no-cache');
       expect((await get('/_astro/app.abc123.css')).headers.get('cache-control')).toMatch(/immutable/);
       expect((await get('/manifest.webmanifest')).headers.get('content-type')).toMatch(/manifest\+json/);
+      // Text goes out compressed as the client accepts, byte-identical once decoded; small and binary files as they are.
+      const big = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: `q-${i}`, prompt: 'Which reading shows a data-starved GPU?' })));
+      writeFileSync(join(dist, 'bank.json'), big);
+      writeFileSync(join(dist, 'icon.png'), Buffer.alloc(4096, 7));
+      const raw = (p: string, enc: string) => rawRequest(s.port, { path: p, headers: { 'accept-encoding': enc } });
+      const br = await raw('/bank.json', 'gzip, deflate, br');
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['vary']).toBe('Accept-Encoding');
+      expect(brotliDecompressSync(br.bytes).toString()).toBe(big);
+      expect(br.bytes.length).toBeLessThan(big.length / 4);
+      const gz = await raw('/bank.json', 'gzip;q=1, br;q=0');
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.bytes).toString()).toBe(big);
+      const plain = await raw('/bank.json', 'identity');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.bytes.toString()).toBe(big);
+      expect((await raw('/icon.png', 'br')).headers['content-encoding']).toBeUndefined();
+      expect((await raw('/', 'br')).headers['content-encoding']).toBeUndefined(); // 13 bytes: not worth it
       const traversal = await rawRequest(s.port, { path: '/%2e%2e/%2e%2e/etc/passwd' });
       expect([400, 404]).toContain(traversal.status);
       expect(traversal.body).not.toMatch(/root:/);
