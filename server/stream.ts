@@ -20,19 +20,25 @@ export const MAX_QUEUE = 256;
 /** Reconnect delay the browser is told to use, ms. */
 const RETRY_MS = 1000;
 
-const frames = new WeakMap<Tick, Buffer>();
+/** Frames kept per hub: every client takes the newest tick's, a congested one a few behind. */
+const FRAMES_KEPT = 16;
 
 /**
- * A tick's SSE frame, encoded once and shared by every client. JSON.stringify never emits a raw
- * newline, so one `data:` line is the whole framing.
+ * Makes SSE frames, each encoded once and shared by every client, keeping the newest FRAMES_KEPT.
+ * JSON.stringify never emits a raw newline, so one `data:` line is the whole framing. An older
+ * frame (a resume after Last-Event-ID) is made again from the tick's message.
  */
-export function sseFrame(tick: Tick): Buffer {
-  let frame = frames.get(tick);
-  if (!frame) {
-    frame = Buffer.from(`event: sample\nid: ${tick.message.seq}\ndata: ${tick.json}\n\n`);
-    frames.set(tick, frame);
-  }
-  return frame;
+function frameCache(): (tick: Tick) => Buffer {
+  const frames = new Map<Tick, Buffer>();
+  return (tick) => {
+    let frame = frames.get(tick);
+    if (!frame) {
+      frame = Buffer.from(`event: sample\nid: ${tick.message.seq}\ndata: ${tick.json}\n\n`);
+      frames.set(tick, frame);
+      if (frames.size > FRAMES_KEPT) frames.delete(frames.keys().next().value as Tick);
+    }
+    return frame;
+  };
 }
 
 interface Client {
@@ -68,6 +74,7 @@ export interface StreamHub {
 export function createStreamHub(options: StreamHubOptions): StreamHub {
   const { sampler, heartbeatMs } = options;
   const clients = new Set<Client>();
+  const sseFrame = frameCache();
   let unsubscribe: (() => void) | null = null;
   let heartbeat: ReturnType<typeof setInterval> | null = null;
 
