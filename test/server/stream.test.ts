@@ -64,6 +64,26 @@ describe('GET /api/stream', () => {
     }
   });
 
+  test('a resume from far back gets every missed tick, each with its own data', async () => {
+    let t = T0;
+    const s = await listen({ source: sim(), autoStart: false, now: () => (t += 500) });
+    const url = `${s.base}/api/stream?token=${s.token}`;
+    try {
+      const live = sseReader(await fetch(url)); // a client online throughout: frames get made as ticks happen
+      for (let i = 0; i < 60; i++) s.lab.sampler.tick();
+      for (let i = 0; i < 60; i++) await live.next();
+      const resumed = sseReader(await fetch(url, { headers: { 'last-event-id': '10' } }));
+      const events = [];
+      for (let i = 0; i < 50; i++) events.push(await resumed.next());
+      expect(events.map((e) => Number(e.id))).toEqual(Array.from({ length: 50 }, (_, i) => 11 + i));
+      for (const e of events) expect(StreamMessageSchema.parse(JSON.parse(e.data)).seq).toBe(Number(e.id));
+      await resumed.cancel();
+      await live.cancel();
+    } finally {
+      await s.lab.close();
+    }
+  });
+
   test('answers 503 past the stream limit and accepts again once a stream closes', async () => {
     const s = await listen({ source: sim('idle'), autoStart: false, maxStreams: 2 });
     const url = `${s.base}/api/stream?token=${s.token}`;
