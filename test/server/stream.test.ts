@@ -137,16 +137,21 @@ describe('GET /api/stream', () => {
       stalled.pause();
       stalled.on('error', () => {});
       stalled.write(`GET /api/stream?token=${s.token} HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\n\r\n`);
-      // The reading client counts sample events as they arrive.
-      let samples = 0;
-      let tail = '';
+      // The reading client collects the id of every sample event as it arrives.
+      const ids: number[] = [];
+      let pending = '';
       const reader = await new Promise<ReturnType<typeof request>>((resolve) => {
         const req = request({ port: s.port, host: '127.0.0.1', path: `/api/stream?token=${s.token}` }, (res) => {
           res.setEncoding('utf8');
           res.on('data', (chunk: string) => {
-            const text = tail + chunk;
-            samples += text.split('event: sample\n').length - 1;
-            tail = text.slice(-16);
+            pending += chunk;
+            let end: number;
+            while ((end = pending.indexOf('\n\n')) >= 0) {
+              const block = pending.slice(0, end);
+              pending = pending.slice(end + 2);
+              const id = /^event: sample\nid: (\d+)\n/.exec(block)?.[1];
+              if (id) ids.push(Number(id));
+            }
           });
           resolve(req);
         });
@@ -161,7 +166,8 @@ describe('GET /api/stream', () => {
       }
       // The server let go of the stalled one (its unread frames are no longer held) and kept the reader.
       expect(s.lab.activeStreams()).toBe(1);
-      await expect.poll(() => samples, { timeout: 5000 }).toBe(ticks + 1);
+      await expect.poll(() => ids.length, { timeout: 5000 }).toBe(ticks + 1);
+      expect(ids).toEqual(Array.from({ length: ticks + 1 }, (_, i) => i + 1)); // in order, none twice, none missing
       reader.destroy();
       stalled.destroy();
     } finally {
