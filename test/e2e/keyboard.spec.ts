@@ -5,6 +5,7 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { answerByKeyboard, tabInto } from './helpers.ts';
+import { openCardQuiz } from './progress-helpers.ts';
 
 /** Presses Tab until the focused element matches `name` (accessible text) and `tag`, or fails. */
 async function tabTo(page: Page, name: RegExp, max = 80): Promise<void> {
@@ -22,10 +23,7 @@ async function tabTo(page: Page, name: RegExp, max = 80): Promise<void> {
 test('keyboard only: card → quiz → review → lab', async ({ page }) => {
   test.slow();
   // Card and its quiz.
-  await page.goto('/cards/gpu-util/');
-  const quiz = page.locator('section.quiz').first();
-  await quiz.scrollIntoViewIfNeeded();
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  const quiz = await openCardQuiz(page, 'gpu-util');
   await tabInto(page, quiz);
   for (let i = 0; i < 3; i++) {
     await answerByKeyboard(page, quiz);

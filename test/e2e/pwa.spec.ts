@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, chromiumPath } from './browser.ts';
 import { startSite } from './site-server.ts';
+import { openCardQuiz } from './progress-helpers.ts';
 
 /** Visits once online and waits until the service worker controls the page. */
 async function installOffline(page: Page): Promise<void> {
@@ -53,10 +54,7 @@ test.describe('offline', () => {
   test('a quiz answered offline survives a reload', async ({ page, context }) => {
     await installOffline(page);
     await context.setOffline(true);
-    await page.goto('/cards/gpu-util/');
-    const quiz = page.locator('section.quiz');
-    await quiz.scrollIntoViewIfNeeded();
-    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    const quiz = await openCardQuiz(page, 'gpu-util');
     await quiz.locator('[data-option]').first().click();
     await expect(quiz.locator('.feedback h3')).toBeVisible();
     await page.reload();

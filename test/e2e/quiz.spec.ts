@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { answerByKeyboard, tabInto } from './helpers.ts';
+import { openCardQuiz } from './progress-helpers.ts';
 
 test.describe('card quiz', () => {
   test('a wrong answer shows why it is wrong and why the right one is right', async ({ page }) => {
@@ -29,10 +30,7 @@ test.describe('card quiz', () => {
   });
 
   test('a reload in the middle of a quiz loses nothing', async ({ page }) => {
-    await page.goto('/cards/gpu-util/');
-    const quiz = page.locator('section.quiz');
-    await quiz.scrollIntoViewIfNeeded();
-    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    const quiz = await openCardQuiz(page, 'gpu-util');
     await tabInto(page, quiz);
     await answerByKeyboard(page, quiz);
     await page.keyboard.press('Enter');

@@ -7,6 +7,7 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { existsSync, mkdirSync } from 'node:fs';
+import { openCardQuiz } from './progress-helpers.ts';
 
 const DIR = 'artifacts/screenshots';
 mkdirSync(DIR, { recursive: true });
@@ -80,10 +81,7 @@ const SHOTS: Shot[] = [
     needs: 'dist/progress/index.html',
     setup: async (page) => {
       // A learner who answered a card's quiz: the stats have something to show.
-      await page.goto('/cards/gpu-util/');
-      const quiz = page.locator('section.quiz');
-      await quiz.scrollIntoViewIfNeeded();
-      await expect(page.locator('#quiz astro-island[ssr]')).toHaveCount(0);
+      const quiz = await openCardQuiz(page, 'gpu-util');
       await quiz.locator('[data-option]').first().click();
       await expect(quiz.locator('.feedback h3')).toBeVisible();
     },
