@@ -8,8 +8,8 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { GpuSample } from '../src/protocol/metrics.ts';
-import { NvmlError } from '../server/nvml/errors.ts';
-import { createNvmlSource, type NvmlSource } from '../server/sources/nvml.ts';
+import type { NvmlSource } from '../server/sources/nvml.ts';
+import { openGpuOrSayWhy } from './gpu-source.ts';
 
 const MIB = 1024 * 1024;
 const QUERY = ['index', 'uuid', 'name', 'utilization.gpu', 'utilization.memory', 'memory.total', 'memory.used', 'power.draw', 'enforced.power.limit', 'temperature.gpu', 'clocks.sm', 'clocks.max.sm', 'clocks.mem'];
@@ -106,16 +106,8 @@ function printQueryCosts(source: NvmlSource): void {
 }
 
 async function main(): Promise<number> {
-  let source: NvmlSource;
-  try {
-    source = createNvmlSource({ log: (m) => console.log(m) });
-  } catch (e) {
-    if (e instanceof NvmlError) {
-      console.log(`No GPU to check on this machine: ${e.message}`);
-      return 0;
-    }
-    throw e;
-  }
+  const source = openGpuOrSayWhy();
+  if (source === null) return 0;
   try {
     const devices = source.devices();
     console.log(`NVML ${source.nvml.libraryPath}, driver ${source.driverVersion}, ${devices.length} GPU(s); symbols: ${JSON.stringify(source.nvml.symbols)}`);

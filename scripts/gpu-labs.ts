@@ -14,8 +14,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StreamMessage } from '../src/protocol/metrics.ts';
 import { diagnose, type BottleneckKind } from '../src/lib/diagnose.ts';
-import { NvmlError } from '../server/nvml/errors.ts';
-import { createNvmlSource, type NvmlSource } from '../server/sources/nvml.ts';
+import { createSampler, type Sampler } from '../server/sampler.ts';
+import { openGpuOrSayWhy } from './gpu-source.ts';
 
 interface Run { lab: string; script: string; args: string[]; expect: BottleneckKind[] }
 
@@ -30,14 +30,14 @@ const RUNS: Run[] = [
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function record(source: NvmlSource, seconds: number, seq: { n: number }): Promise<StreamMessage[]> {
+/** Samples every 500 ms for `seconds` through the lab server's sampler (the stream's messages, as served). */
+async function record(sampler: Sampler, seconds: number): Promise<StreamMessage[]> {
   const out: StreamMessage[] = [];
   const end = Date.now() + seconds * 1000;
   while (Date.now() < end) {
-    const now = Date.now();
-    const r = source.read(now);
-    out.push({ seq: ++seq.n, sampledAtMs: now, source: 'nvml', simulated: false, reason: null, gpus: r.gpus, host: r.host, throughput: r.throughput });
-    await sleep(500 - (Date.now() - now));
+    const started = Date.now();
+    out.push(sampler.tick().message);
+    await sleep(sampler.intervalMs - (Date.now() - started));
   }
   return out;
 }
@@ -45,18 +45,10 @@ async function record(source: NvmlSource, seconds: number, seq: { n: number }): 
 async function main(): Promise<number> {
   const outDir = process.argv[2] ?? 'gpu-traces';
   const seconds = Number(process.argv[3] ?? 20);
-  let source: NvmlSource;
-  try {
-    source = createNvmlSource({ log: (m) => console.log(m) });
-  } catch (e) {
-    if (e instanceof NvmlError) {
-      console.log(`No GPU on this machine: ${e.message}`);
-      return 0;
-    }
-    throw e;
-  }
+  const source = openGpuOrSayWhy();
+  if (source === null) return 0;
   mkdirSync(outDir, { recursive: true });
-  const seq = { n: 0 };
+  const sampler = createSampler({ source, intervalMs: 500 });
   let misses = 0;
   try {
     for (const run of RUNS) {
@@ -70,7 +62,7 @@ async function main(): Promise<number> {
         misses++;
         continue;
       }
-      const messages = await record(source, seconds, seq);
+      const messages = await record(sampler, seconds);
       child.kill('SIGTERM');
       await exited;
       const file = join(outDir, `${run.script.replace('.py', '')}-${run.args.join('').replace(/[^a-z0-9]+/gi, '-')}.ndjson`);
