@@ -8,6 +8,7 @@
 import { openSync, readSync } from 'node:fs';
 import os from 'node:os';
 import type { HostSample } from '../src/protocol/metrics.ts';
+import { isStale } from './stale.ts';
 
 interface CoreTimes { busy: number; total: number }
 
@@ -142,13 +143,10 @@ export function createHostProbe(readers: HostReaders = systemReaders): HostProbe
       mem: { totalBytes: mem.totalBytes, usedBytes: mem.totalBytes - mem.availableBytes, availableBytes: mem.availableBytes },
     };
   };
-  /** Whether a reading taken at `atMs` is too old at `nowMs` (or the clock went backwards). */
-  const stale = (reading: { atMs: number } | null, nowMs: number, maxAgeMs: number): boolean =>
-    reading === null || nowMs - reading.atMs >= maxAgeMs || nowMs < reading.atMs;
   return {
     sample(nowMs = Date.now()) {
-      if (stale(cpu, nowMs, HOST_CPU_WINDOW_MS)) cpu = readCpu(nowMs);
-      if (stale(slow, nowMs, HOST_SLOW_MS)) slow = readSlow(nowMs);
+      if (isStale(cpu, nowMs, HOST_CPU_WINDOW_MS)) cpu = readCpu(nowMs);
+      if (isStale(slow, nowMs, HOST_SLOW_MS)) slow = readSlow(nowMs);
       const c = cpu as NonNullable<typeof cpu>;
       const m = slow as NonNullable<typeof slow>;
       return { cpuPct: c.cpuPct, perCorePct: [...c.perCorePct], load: { ...m.load }, mem: { ...m.mem } };

@@ -12,6 +12,7 @@ import type { DeviceInfo, GpuSample, NullReasons } from '../../src/protocol/metr
 import type { DeviceHandle, GpmRequest, GpmSampleHandle, Nvml } from './binding.ts';
 import { NVML, NvmlError, nvmlCodeName } from './errors.ts';
 import { CLOCK, decodeReasons, GPM_METRIC, PCIE } from './structs.ts';
+import { isStale } from '../stale.ts';
 
 const GPM_IDS = [
   GPM_METRIC.SM_UTIL, GPM_METRIC.SM_OCCUPANCY, GPM_METRIC.ANY_TENSOR_UTIL, GPM_METRIC.DRAM_BW_UTIL,
@@ -232,7 +233,7 @@ export function readDevice(nvml: Nvml, state: DeviceState, nowMs: number, log: (
     const bits = q('reasons', F.reasons, ask.reasons);
     s.clockEventReasons = bits === null ? null : decodeReasons(bits);
     let slow = state.slow;
-    if (slow === null || nowMs - slow.atMs >= SLOW_QUERY_MS || nowMs < slow.atMs) {
+    if (slow === null || isStale(slow, nowMs, SLOW_QUERY_MS)) {
       const into: NullReasons = {};
       const powerLimitWatts = q('powerLimit', F.powerLimit, ask.powerLimit, into);
       const procs = q('processes', F.processes, ask.processes, into);
