@@ -36,7 +36,12 @@ export default defineConfig({
         // Every page, asset, the question bank and the search index: the whole site works offline.
         globPatterns: ['**/*.{html,js,css,json,svg,png,ico,woff2,pagefind,pf_meta,pf_index,pf_fragment}'],
         // Pagefind's own UI bundles are unused (src/pages/search.astro talks to its API directly).
-        globIgnores: ['**/_worker.js/**', 'pagefind/pagefind-*ui*', 'pagefind/pagefind-highlight.js', 'pagefind/wasm.unknown.pagefind'],
+        globIgnores: [
+          '**/_worker.js/**',
+          'pagefind/pagefind-*ui*',
+          'pagefind/pagefind-highlight.js',
+          'pagefind/wasm.unknown.pagefind',
+        ],
         navigateFallback: null,
         // Query strings (?seed=, ?q=, Pagefind's ?ts=) never change what a precached file holds.
         ignoreURLParametersMatching: [/.*/],

@@ -59,7 +59,9 @@ export function pageTypes(dist = 'dist'): { page: string; path: string }[] {
     { page: 'glossary', path: '/glossary/' },
     { page: 'search', path: '/search/' },
     { page: 'about', path: '/about/' },
-    ...(['saved', 'review', 'progress', 'labs'] as const).filter(has).map((p) => ({ page: p === 'progress' ? 'stats (progress)' : p, path: `/${p}/` })),
+    ...(['saved', 'review', 'progress', 'labs'] as const)
+      .filter(has)
+      .map((p) => ({ page: p === 'progress' ? 'stats (progress)' : p, path: `/${p}/` })),
     ...(lab ? [{ page: 'lab', path: lab }] : []),
   ];
 }
@@ -76,7 +78,10 @@ export function precacheSize(dist = 'dist'): { files: number; bytes: number; wor
     bytes += statSync(file).size;
   }
   const workbox = readdirSync(dist).filter((f) => /^workbox-.*\.js$/.test(f));
-  const workerGzip = [join(dist, 'sw.js'), ...workbox.map((f) => join(dist, f))].reduce((n, f) => n + gz(readFileSync(f)), 0);
+  const workerGzip = [join(dist, 'sw.js'), ...workbox.map((f) => join(dist, f))].reduce(
+    (n, f) => n + gz(readFileSync(f)),
+    0,
+  );
   return { files: urls.length, bytes, workerGzip };
 }
 
@@ -89,7 +94,14 @@ async function measure(page: Page, url: string): Promise<Omit<BytesRow, 'page' |
       (async () => {
         if (seen.has(res.url()) || res.status() >= 300) return;
         const type = res.headers()['content-type'] ?? '';
-        const kind = res.request().resourceType() === 'document' ? 'html' : /css/.test(type) ? 'css' : /javascript/.test(type) ? 'js' : 'other';
+        const kind =
+          res.request().resourceType() === 'document'
+            ? 'html'
+            : /css/.test(type)
+              ? 'css'
+              : /javascript/.test(type)
+                ? 'js'
+                : 'other';
         try {
           const body = await res.body();
           seen.set(res.url(), { kind, raw: body.length, gzip: gz(body), late });
@@ -111,16 +123,26 @@ async function measure(page: Page, url: string): Promise<Omit<BytesRow, 'page' |
     }
   });
   await page.waitForLoadState('networkidle');
-  await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'), undefined, { timeout: 15_000 }).catch(() => {});
+  await page
+    .waitForFunction(() => !document.querySelector('astro-island[ssr]'), undefined, { timeout: 15_000 })
+    .catch(() => {});
   await page.waitForLoadState('networkidle');
   await Promise.all(pending);
   const all = [...seen.values()];
-  const sum = (kind: string, f: (x: (typeof all)[number]) => number, pred: (x: (typeof all)[number]) => boolean = () => true) => all.filter((x) => x.kind === kind && pred(x)).reduce((n, x) => n + f(x), 0);
+  const sum = (
+    kind: string,
+    f: (x: (typeof all)[number]) => number,
+    pred: (x: (typeof all)[number]) => boolean = () => true,
+  ) => all.filter((x) => x.kind === kind && pred(x)).reduce((n, x) => n + f(x), 0);
   // The page's inline scripts are part of its HTML: counted there.
   return {
     html: [sum('html', (x) => x.raw), sum('html', (x) => x.gzip)],
     css: [sum('css', (x) => x.raw), sum('css', (x) => x.gzip)],
-    jsLoad: sum('js', (x) => x.gzip, (x) => !x.late),
+    jsLoad: sum(
+      'js',
+      (x) => x.gzip,
+      (x) => !x.late,
+    ),
     js: [sum('js', (x) => x.raw), sum('js', (x) => x.gzip)],
     other: sum('other', (x) => x.gzip),
     total: all.reduce((n, x) => n + x.gzip, 0),
@@ -128,14 +150,23 @@ async function measure(page: Page, url: string): Promise<Omit<BytesRow, 'page' |
   };
 }
 
-export async function benchBytes(): Promise<{ rows: BytesRow[]; precache: ReturnType<typeof precacheSize>; markdown: string }> {
+export async function benchBytes(): Promise<{
+  rows: BytesRow[];
+  precache: ReturnType<typeof precacheSize>;
+  markdown: string;
+}> {
   const site = await startSite();
   const executablePath = chromiumPath();
   const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS });
   const rows: BytesRow[] = [];
   try {
     for (const p of pageTypes(site.dir)) {
-      const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+      const context = await browser.newContext({
+        serviceWorkers: 'block',
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+      });
       const page = await context.newPage();
       rows.push({ ...p, ...(await measure(page, `${site.url}${p.path}`)) });
       await context.close();
@@ -149,7 +180,10 @@ export async function benchBytes(): Promise<{ rows: BytesRow[]; precache: Return
   const markdown = [
     '| page type | HTML raw / gzip | CSS raw / gzip | JS gzip at load | JS raw / gzip after scrolling to the end | other gzip | total gzip | requests |',
     '|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.page} \`${r.path}\` | ${k(r.html[0])} / ${k(r.html[1])} KB | ${k(r.css[0])} / ${k(r.css[1])} KB | ${k(r.jsLoad)} KB | ${k(r.js[0])} / ${k(r.js[1])} KB | ${k(r.other)} KB | ${k(r.total)} KB | ${r.requests} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.page} \`${r.path}\` | ${k(r.html[0])} / ${k(r.html[1])} KB | ${k(r.css[0])} / ${k(r.css[1])} KB | ${k(r.jsLoad)} KB | ${k(r.js[0])} / ${k(r.js[1])} KB | ${k(r.other)} KB | ${k(r.total)} KB | ${r.requests} |`,
+    ),
     `| service worker precache | ${precache.files} files | | | | | ${(precache.bytes / KB / KB).toFixed(2)} MB raw | sw.js + workbox: ${k(precache.workerGzip)} KB gzip |`,
   ].join('\n');
   return { rows, precache, markdown };

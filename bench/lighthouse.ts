@@ -74,7 +74,18 @@ async function launchChrome(): Promise<{ port: number; kill: () => void }> {
   const port = await freePort();
   const profile = mkdtempSync(join(tmpdir(), 'saturate-lh-'));
   const bin = process.env['CHROME_PATH'] ?? '/usr/bin/chromium';
-  const child: ChildProcess = spawn(bin, [...CHROME_FLAGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, '--no-first-run', '--disable-dev-shm-usage', 'about:blank'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(
+    bin,
+    [
+      ...CHROME_FLAGS,
+      `--remote-debugging-port=${port}`,
+      `--user-data-dir=${profile}`,
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+      'about:blank',
+    ],
+    { stdio: 'ignore' },
+  );
   const deadline = Date.now() + 20_000;
   for (;;) {
     try {
@@ -94,10 +105,13 @@ async function launchChrome(): Promise<{ port: number; kill: () => void }> {
   };
 }
 
-const median = <T>(xs: T[], key: (x: T) => number): T => [...xs].sort((a, b) => key(a) - key(b))[Math.floor(xs.length / 2)]!;
+const median = <T>(xs: T[], key: (x: T) => number): T =>
+  [...xs].sort((a, b) => key(a) - key(b))[Math.floor(xs.length / 2)]!;
 
 /** Runs Lighthouse `runs` times per page and form factor; returns the median runs. */
-export async function benchLighthouse(opts: { runs?: number; pages?: { page: string; path: string }[]; log?: (s: string) => void } = {}): Promise<{ rows: LighthouseRow[]; markdown: string; command: string }> {
+export async function benchLighthouse(
+  opts: { runs?: number; pages?: { page: string; path: string }[]; log?: (s: string) => void } = {},
+): Promise<{ rows: LighthouseRow[]; markdown: string; command: string }> {
   const runs = opts.runs ?? 3;
   const log = opts.log ?? (() => {});
   const pages = opts.pages ?? lighthousePages();
@@ -116,10 +130,13 @@ export async function benchLighthouse(opts: { runs?: number; pages?: { page: str
           );
           if (!result) throw new Error(`lighthouse returned nothing for ${p.path}`);
           const { lhr } = result;
-          if (lhr.runtimeError) throw new Error(`lighthouse ${p.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+          if (lhr.runtimeError)
+            throw new Error(`lighthouse ${p.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
           const score = (c: string) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
           const misses = Object.values(lhr.categories).flatMap((c) =>
-            c.auditRefs.filter((r) => r.weight > 0 && (lhr.audits[r.id]?.score ?? 1) < 1).map((r) => `${r.id} ${lhr.audits[r.id]!.score}`),
+            c.auditRefs
+              .filter((r) => r.weight > 0 && (lhr.audits[r.id]?.score ?? 1) < 1)
+              .map((r) => `${r.id} ${lhr.audits[r.id]!.score}`),
           );
           results.push({
             page: p.page,
@@ -158,6 +175,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const runs = Number(process.argv[2] ?? 3);
   const only = process.argv[3]?.split(',');
   const pages = only ? lighthousePages().filter((p) => only.includes(p.page)) : undefined;
-  const { markdown } = await benchLighthouse({ runs: Number.isFinite(runs) && runs > 0 ? runs : 3, log: (s) => console.error(s), ...(pages ? { pages } : {}) });
+  const { markdown } = await benchLighthouse({
+    runs: Number.isFinite(runs) && runs > 0 ? runs : 3,
+    log: (s) => console.error(s),
+    ...(pages ? { pages } : {}),
+  });
   console.log(markdown);
 }

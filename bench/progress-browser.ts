@@ -66,7 +66,13 @@ async function measureProgressPage(page: Page, url: string, count: number): Prom
   await page.locator(`[data-testid="dashboard"][data-events="${count}"]`).waitFor({ timeout: 120_000 });
   return page.evaluate(() => {
     const first = (name: string) => performance.getEntriesByName(name, 'measure')[0]?.duration ?? NaN;
-    return { openMs: first('saturate:open-store'), statsMs: first('saturate:compute-stats'), readMs: first('saturate:open-read'), validateMs: first('saturate:open-validate'), scheduleMs: first('saturate:open-schedule') };
+    return {
+      openMs: first('saturate:open-store'),
+      statsMs: first('saturate:compute-stats'),
+      readMs: first('saturate:open-read'),
+      validateMs: first('saturate:open-validate'),
+      scheduleMs: first('saturate:open-schedule'),
+    };
   });
 }
 
@@ -125,14 +131,20 @@ export async function benchProgressBrowser(count = 50_000): Promise<ProgressBrow
     const rows: [string, string][] = [
       ['answer events', count.toLocaleString('en')],
       ['first open of 50,000 single-event records (then compacted into chunks)', f(first.openMs)],
-      ['  read / validate / schedule + snapshot', `${f(first.readMs)} / ${f(first.validateMs)} / ${f(first.scheduleMs)}`],
+      [
+        '  read / validate / schedule + snapshot',
+        `${f(first.readMs)} / ${f(first.validateMs)} / ${f(first.scheduleMs)}`,
+      ],
       ['open store, warm (chunks + cached schedule)', f(warm.openMs)],
       ['  read / validate / schedule + snapshot', `${f(warm.readMs)} / ${f(warm.validateMs)} / ${f(warm.scheduleMs)}`],
       ['compute stats page (heatmap, topics, weakest, due, streak), warm', f(warm.statsMs)],
       ['open store, cold schedule (chunks, full FSRS fold)', f(cold.openMs)],
       ['  read / validate / schedule + snapshot', `${f(cold.readMs)} / ${f(cold.validateMs)} / ${f(cold.scheduleMs)}`],
       ['compute stats page, after the cold open', f(cold.statsMs)],
-      ['store size on disk (IndexedDB, estimate().usageDetails)', estimate.indexedDB === null ? 'not reported' : mb(estimate.indexedDB)],
+      [
+        'store size on disk (IndexedDB, estimate().usageDetails)',
+        estimate.indexedDB === null ? 'not reported' : mb(estimate.indexedDB),
+      ],
       ['origin total (IndexedDB + offline cache), estimate().usage', mb(estimate.usage)],
     ];
     return {

@@ -30,8 +30,18 @@ export function makeAnswerEvents(count = 50_000, start = Date.parse('2025-04-01T
     const at = start + i * 630_000;
     const topic = TOPICS[i % TOPICS.length]!;
     out.push({
-      id: `${at}-b${i.toString(36).padStart(6, '0')}`, at, tz: 'Europe/Berlin', offsetMin: 120, type: 'answer',
-      questionId: `${topic}-q${i % 80}`, cardId: `${topic}/card-${i % 16}`, topic, choice: ['b'], correct: i % 4 !== 0, timeMs: 4_000 + (i % 20) * 1_000, context: 'card',
+      id: `${at}-b${i.toString(36).padStart(6, '0')}`,
+      at,
+      tz: 'Europe/Berlin',
+      offsetMin: 120,
+      type: 'answer',
+      questionId: `${topic}-q${i % 80}`,
+      cardId: `${topic}/card-${i % 16}`,
+      topic,
+      choice: ['b'],
+      correct: i % 4 !== 0,
+      timeMs: 4_000 + (i % 20) * 1_000,
+      context: 'card',
     });
   }
   return out;

@@ -19,9 +19,15 @@ const HZ = 10;
 const root = fileURLToPath(new URL('../', import.meta.url));
 
 /** One benchmark row. */
-export interface BenchRow { measure: string; value: string; goal: string; note: string }
+export interface BenchRow {
+  measure: string;
+  value: string;
+  goal: string;
+  note: string;
+}
 
-const hasCommand = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+const hasCommand = (cmd: string): boolean =>
+  spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
@@ -55,12 +61,21 @@ function bindingCost(libraryPath: string): number {
 function spawnCost(): { us: number; what: string } {
   const smi = hasCommand('nvidia-smi');
   const [cmd, args] = smi
-    ? ['nvidia-smi', ['--query-gpu=utilization.gpu,utilization.memory,memory.used,power.draw,temperature.gpu,clocks.sm', '--format=csv,noheader,nounits']]
+    ? [
+        'nvidia-smi',
+        [
+          '--query-gpu=utilization.gpu,utilization.memory,memory.used,power.draw,temperature.gpu,clocks.sm',
+          '--format=csv,noheader,nounits',
+        ],
+      ]
     : ['/bin/true', []];
   const n = smi ? 20 : 300;
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < n; i++) spawnSync(cmd as string, args as string[], { stdio: 'ignore' });
-  return { us: Number(process.hrtime.bigint() - t0) / 1000 / n, what: smi ? 'nvidia-smi --query-gpu' : '/bin/true (no nvidia-smi here: the floor)' };
+  return {
+    us: Number(process.hrtime.bigint() - t0) / 1000 / n,
+    what: smi ? 'nvidia-smi --query-gpu' : '/bin/true (no nvidia-smi here: the floor)',
+  };
 }
 
 /** Starts the real CLI on port 0 against the stub; resolves with its pid and URL. */
@@ -68,11 +83,27 @@ async function startServer(libraryPath: string): Promise<{ pid: number; base: st
   const token = 'bench'.padEnd(32, '0');
   // A user's second start onwards: Node's compile cache (server/bin.mjs) already holds the stripped TypeScript.
   spawnSync(process.execPath, ['server/bin.mjs', '--help'], { cwd: root, stdio: 'ignore' });
-  const child = spawn(process.execPath, ['server/bin.mjs', '--port', '0', '--source', 'nvml', '--interval', String(1000 / HZ), '--max-streams', '200', '--token', token], {
-    cwd: root,
-    env: { ...process.env, SATURATE_NVML_LIB: libraryPath },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      'server/bin.mjs',
+      '--port',
+      '0',
+      '--source',
+      'nvml',
+      '--interval',
+      String(1000 / HZ),
+      '--max-streams',
+      '200',
+      '--token',
+      token,
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, SATURATE_NVML_LIB: libraryPath },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -119,7 +150,11 @@ function openClients(base: string, token: string, n: number, delays: number[]): 
   return { abort: () => requests.forEach((r) => r.destroy()) };
 }
 
-interface Watched { cpuPct: number; rssMb: number; anonMb: number }
+interface Watched {
+  cpuPct: number;
+  rssMb: number;
+  anonMb: number;
+}
 /** Measures CPU (% of one core), peak RSS and peak anonymous RSS (heap, not the node binary's pages) of `pid` over `seconds`. */
 async function watch(pid: number, seconds: number): Promise<Watched> {
   const c0 = cpuSeconds(pid);
@@ -154,7 +189,11 @@ export async function benchServer(seconds = 10): Promise<{ rows: BenchRow[]; mar
       floor.kill();
       // The clients run in a fresh process of their own, like browsers: the bench runner's heap (Lighthouse,
       // builds) would otherwise add its GC pauses to the delays it measures.
-      const clients = spawn(process.execPath, [fileURLToPath(import.meta.url), '--clients', server.base, server.token, String(CLIENTS), String(seconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const clients = spawn(
+        process.execPath,
+        [fileURLToPath(import.meta.url), '--clients', server.base, server.token, String(CLIENTS), String(seconds)],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
       let out = '';
       clients.stdout.on('data', (d: Buffer) => (out += d.toString()));
       const done = new Promise<void>((resolve) => clients.on('exit', () => resolve()));
@@ -168,14 +207,48 @@ export async function benchServer(seconds = 10): Promise<{ rows: BenchRow[]; mar
     }
     const f = (x: number, d = 1): string => x.toFixed(d);
     const rows: BenchRow[] = [
-      { measure: `one sample, ${GPUS} GPUs, koffi binding (stub lib)`, value: `${f(binding)} µs`, goal: '', note: `${f((binding * HZ) / 1e4, 3)}% of a core at ${HZ} Hz` },
-      { measure: `one sample by spawning a process`, value: `${f(spawned.us)} µs`, goal: '', note: `${spawned.what}; ${f(spawned.us / binding, 0)}× the binding` },
-      { measure: `server CPU, ${HZ} Hz, 0 clients`, value: `${f(idle.cpuPct, 2)}% of a core`, goal: '< 1%', note: `RSS ${f(idle.rssMb)} MB (${f(idle.anonMb)} MB anonymous); an empty Node process waking at ${HZ} Hz: ${f(bare.cpuPct, 2)}%` },
-      { measure: `server CPU, ${HZ} Hz, ${CLIENTS} SSE clients`, value: `${f(loaded.cpuPct, 2)}% of a core`, goal: '', note: `${delays.length} events received in ${seconds} s` },
-      { measure: `server RSS, ${CLIENTS} clients (peak)`, value: `${f(loaded.rssMb)} MB`, goal: '< 100 MB', note: `${f(loaded.anonMb)} MB anonymous; the rest is the node binary's pages, shared with other node processes` },
-      { measure: 'sample → client delay p50 / p99', value: `${pct(delays, 50)} / ${pct(delays, 99)} ms`, goal: 'p99 < 20 ms', note: 'server clock to client Date.now(), 1 ms resolution; the 100 clients share one Node process and the 2 cores with the server' },
+      {
+        measure: `one sample, ${GPUS} GPUs, koffi binding (stub lib)`,
+        value: `${f(binding)} µs`,
+        goal: '',
+        note: `${f((binding * HZ) / 1e4, 3)}% of a core at ${HZ} Hz`,
+      },
+      {
+        measure: `one sample by spawning a process`,
+        value: `${f(spawned.us)} µs`,
+        goal: '',
+        note: `${spawned.what}; ${f(spawned.us / binding, 0)}× the binding`,
+      },
+      {
+        measure: `server CPU, ${HZ} Hz, 0 clients`,
+        value: `${f(idle.cpuPct, 2)}% of a core`,
+        goal: '< 1%',
+        note: `RSS ${f(idle.rssMb)} MB (${f(idle.anonMb)} MB anonymous); an empty Node process waking at ${HZ} Hz: ${f(bare.cpuPct, 2)}%`,
+      },
+      {
+        measure: `server CPU, ${HZ} Hz, ${CLIENTS} SSE clients`,
+        value: `${f(loaded.cpuPct, 2)}% of a core`,
+        goal: '',
+        note: `${delays.length} events received in ${seconds} s`,
+      },
+      {
+        measure: `server RSS, ${CLIENTS} clients (peak)`,
+        value: `${f(loaded.rssMb)} MB`,
+        goal: '< 100 MB',
+        note: `${f(loaded.anonMb)} MB anonymous; the rest is the node binary's pages, shared with other node processes`,
+      },
+      {
+        measure: 'sample → client delay p50 / p99',
+        value: `${pct(delays, 50)} / ${pct(delays, 99)} ms`,
+        goal: 'p99 < 20 ms',
+        note: 'server clock to client Date.now(), 1 ms resolution; the 100 clients share one Node process and the 2 cores with the server',
+      },
     ];
-    const markdown = ['| measure | value | goal | note |', '|---|---|---|---|', ...rows.map((r) => `| ${r.measure} | ${r.value} | ${r.goal} | ${r.note} |`)].join('\n');
+    const markdown = [
+      '| measure | value | goal | note |',
+      '|---|---|---|---|',
+      ...rows.map((r) => `| ${r.measure} | ${r.value} | ${r.goal} | ${r.note} |`),
+    ].join('\n');
     return { rows, markdown };
   } finally {
     kit.dispose();

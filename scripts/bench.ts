@@ -26,7 +26,10 @@ const KB = 1024;
 
 if (!args.includes('--skip-build') || !existsSync('dist/sw.js')) {
   log('astro build');
-  const r = spawnSync('npx', ['astro', 'build', '--silent'], { stdio: 'inherit', env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
+  const r = spawnSync('npx', ['astro', 'build', '--silent'], {
+    stdio: 'inherit',
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
@@ -36,8 +39,10 @@ const chromium = (() => {
 })();
 const sections: string[] = [];
 const key: string[] = [];
-const keyRow = (measure: string, value: string, goal: string, ratio: string, command: string) => key.push(`| ${measure} | ${value} | ${goal} | ${ratio} | \`${command}\` |`);
-const section = (title: string, command: string, body: string, note = '') => sections.push(`## ${title}\n\nCommand: \`${command}\`${note ? `\n\n${note}` : ''}\n\n${body}`);
+const keyRow = (measure: string, value: string, goal: string, ratio: string, command: string) =>
+  key.push(`| ${measure} | ${value} | ${goal} | ${ratio} | \`${command}\` |`);
+const section = (title: string, command: string, body: string, note = '') =>
+  sections.push(`## ${title}\n\nCommand: \`${command}\`${note ? `\n\n${note}` : ''}\n\n${body}`);
 async function guarded(name: string, fn: () => Promise<void>): Promise<void> {
   const s = Date.now();
   try {
@@ -62,13 +67,39 @@ if (want('bytes')) {
     );
     const card = rows.find((r) => r.page === 'card');
     const home = rows.find((r) => r.page === 'home');
-    const budget = (n: number, max: number) => `${n <= max ? 'within' : 'OVER'} ${max} KB budget (${((100 * n) / max).toFixed(0)}%)`;
+    const budget = (n: number, max: number) =>
+      `${n <= max ? 'within' : 'OVER'} ${max} KB budget (${((100 * n) / max).toFixed(0)}%)`;
     if (card) {
-      keyRow('card page JS before the quiz (gzip)', `${(card.jsLoad / KB).toFixed(1)} KB`, budget(card.jsLoad / KB, 35), `${(card.jsLoad / KB / 34.5).toFixed(2)}× a Starlight docs page (34.5 KB)`, 'node bench/bytes.ts');
-      keyRow('card page JS after the quiz hydrates (gzip)', `${(card.js[1] / KB).toFixed(1)} KB`, budget(card.js[1] / KB, 80), `${(card.js[1] / card.jsLoad).toFixed(1)}× before`, 'node bench/bytes.ts');
+      keyRow(
+        'card page JS before the quiz (gzip)',
+        `${(card.jsLoad / KB).toFixed(1)} KB`,
+        budget(card.jsLoad / KB, 35),
+        `${(card.jsLoad / KB / 34.5).toFixed(2)}× a Starlight docs page (34.5 KB)`,
+        'node bench/bytes.ts',
+      );
+      keyRow(
+        'card page JS after the quiz hydrates (gzip)',
+        `${(card.js[1] / KB).toFixed(1)} KB`,
+        budget(card.js[1] / KB, 80),
+        `${(card.js[1] / card.jsLoad).toFixed(1)}× before`,
+        'node bench/bytes.ts',
+      );
     }
-    if (home) keyRow('home page JS (gzip)', `${(home.js[1] / KB).toFixed(1)} KB`, budget(home.js[1] / KB, 100), '', 'node bench/bytes.ts');
-    keyRow('service worker precache', `${(precache.bytes / KB / KB).toFixed(2)} MB, ${precache.files} files`, `${precache.bytes < 5 * KB * KB ? 'within' : 'OVER'} 5 MB budget (${((100 * precache.bytes) / (5 * KB * KB)).toFixed(0)}%)`, '', 'node bench/bytes.ts');
+    if (home)
+      keyRow(
+        'home page JS (gzip)',
+        `${(home.js[1] / KB).toFixed(1)} KB`,
+        budget(home.js[1] / KB, 100),
+        '',
+        'node bench/bytes.ts',
+      );
+    keyRow(
+      'service worker precache',
+      `${(precache.bytes / KB / KB).toFixed(2)} MB, ${precache.files} files`,
+      `${precache.bytes < 5 * KB * KB ? 'within' : 'OVER'} 5 MB budget (${((100 * precache.bytes) / (5 * KB * KB)).toFixed(0)}%)`,
+      '',
+      'node bench/bytes.ts',
+    );
   });
 }
 
@@ -86,7 +117,13 @@ if (want('lighthouse')) {
     for (const r of rows.filter((x) => x.page === 'home' || x.page === 'card')) {
       const s = r.scores;
       const all = [s.performance, s.accessibility, s['best-practices'], s.seo];
-      keyRow(`Lighthouse ${r.formFactor}, ${r.page}: perf / a11y / best practices / SEO`, all.join(' / '), 'goal 100 in all four (a Starlight docs page does)', `${all.filter((x) => x === 100).length} of 4 at 100`, 'node bench/lighthouse.ts');
+      keyRow(
+        `Lighthouse ${r.formFactor}, ${r.page}: perf / a11y / best practices / SEO`,
+        all.join(' / '),
+        'goal 100 in all four (a Starlight docs page does)',
+        `${all.filter((x) => x === 100).length} of 4 at 100`,
+        'node bench/lighthouse.ts',
+      );
     }
   });
 }
@@ -96,9 +133,21 @@ if (want('build')) {
     log('build time: real deck and a generated deck of 1,000 cards');
     const { benchBuild } = await import('../bench/build.ts');
     const { runs: b, markdown } = await benchBuild(1000, log);
-    section('Build time', 'node bench/build.ts 1000', markdown, 'One `astro build` each, in a temporary copy of the project (cold: no .astro cache), wall clock.');
+    section(
+      'Build time',
+      'node bench/build.ts 1000',
+      markdown,
+      'One `astro build` each, in a temporary copy of the project (cold: no .astro cache), wall clock.',
+    );
     const [real, gen] = b;
-    if (real && gen) keyRow('build: 1,000 cards vs the real deck', `${gen.seconds.toFixed(1)} s vs ${real.seconds.toFixed(1)} s`, '', `${(gen.seconds / real.seconds).toFixed(1)}× the time for ${(gen.cards / real.cards).toFixed(1)}× the cards`, 'node bench/build.ts 1000');
+    if (real && gen)
+      keyRow(
+        'build: 1,000 cards vs the real deck',
+        `${gen.seconds.toFixed(1)} s vs ${real.seconds.toFixed(1)} s`,
+        '',
+        `${(gen.seconds / real.seconds).toFixed(1)}× the time for ${(gen.cards / real.cards).toFixed(1)}× the cards`,
+        'node bench/build.ts 1000',
+      );
   });
 }
 
@@ -116,20 +165,30 @@ if (want('progress')) {
     log('progress store (Node)');
     const { benchProgress } = await import('../bench/progress.ts');
     const r = await benchProgress();
-    section(`Progress store (Node ${process.version}, fake-indexeddb)`, 'node bench/progress.ts', ['| measure | value |', '|---|---|', ...r.rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n'));
+    section(
+      `Progress store (Node ${process.version}, fake-indexeddb)`,
+      'node bench/progress.ts',
+      ['| measure | value |', '|---|---|', ...r.rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n'),
+    );
   });
   if (existsSync('bench/progress-browser.ts')) {
     await guarded('Progress store (Chromium)', async () => {
       log('progress store (Chromium)');
       const { benchProgressBrowser } = await import('../bench/progress-browser.ts');
       const r = await benchProgressBrowser();
-      section(`Progress store (${r.browser})`, 'node bench/progress-browser.ts', ['| measure | value |', '|---|---|', ...r.rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n'));
+      section(
+        `Progress store (${r.browser})`,
+        'node bench/progress-browser.ts',
+        ['| measure | value |', '|---|---|', ...r.rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n'),
+      );
     });
   }
 }
 
 const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
-const dirty = spawnSync('git', ['status', '--porcelain'], { encoding: 'utf8' }).stdout.trim() ? ' + uncommitted changes' : '';
+const dirty = spawnSync('git', ['status', '--porcelain'], { encoding: 'utf8' }).stdout.trim()
+  ? ' + uncommitted changes'
+  : '';
 const report = [
   '# Saturate benchmark report',
   '',

@@ -17,7 +17,12 @@ import { diagnose, type BottleneckKind } from '../src/lib/diagnose.ts';
 import { createSampler, type Sampler } from '../server/sampler.ts';
 import { openGpuOrSayWhy } from './gpu-source.ts';
 
-interface Run { lab: string; script: string; args: string[]; expect: BottleneckKind[] }
+interface Run {
+  lab: string;
+  script: string;
+  args: string[];
+  expect: BottleneckKind[];
+}
 
 /** The runs, in order: the "before" state of the labs whose verdict is clearest, and one healthy run. */
 const RUNS: Run[] = [
@@ -52,20 +57,27 @@ async function main(): Promise<number> {
   let misses = 0;
   try {
     for (const run of RUNS) {
-      const child = spawn('python3', [join('workloads', run.script), ...run.args, '--seconds', String(seconds + 12)], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn('python3', [join('workloads', run.script), ...run.args, '--seconds', String(seconds + 12)], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       await Promise.race([sleep(8000), exited]); // warm-up: allocation, cuDNN/cuBLAS heuristics, clocks
       if (child.exitCode !== null) {
-        console.log(`\n${run.lab}: ${run.script} exited ${child.exitCode} before sampling:\n${stderr.trim().slice(-800)}`);
+        console.log(
+          `\n${run.lab}: ${run.script} exited ${child.exitCode} before sampling:\n${stderr.trim().slice(-800)}`,
+        );
         misses++;
         continue;
       }
       const messages = await record(sampler, seconds);
       child.kill('SIGTERM');
       await exited;
-      const file = join(outDir, `${run.script.replace('.py', '')}-${run.args.join('').replace(/[^a-z0-9]+/gi, '-')}.ndjson`);
+      const file = join(
+        outDir,
+        `${run.script.replace('.py', '')}-${run.args.join('').replace(/[^a-z0-9]+/gi, '-')}.ndjson`,
+      );
       writeFileSync(file, messages.map((m) => JSON.stringify(m)).join('\n') + '\n');
       const verdict = diagnose(messages, seconds);
       const ok = run.expect.includes(verdict.kind);
@@ -75,15 +87,25 @@ async function main(): Promise<number> {
         const xs = g0.map(f).filter((x): x is number => x !== null);
         return xs.length ? (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1) : 'null';
       };
-      console.log(`\n${run.lab}: python3 workloads/${run.script} ${run.args.join(' ')}  (${messages.length} samples → ${file})`);
-      console.log(`  GPU 0 means: GPU-Util ${mean((g) => g.gpuUtilPct)}%  SM active ${mean((g) => g.smActivePct)}%  tensor ${mean((g) => g.tensorActivePct)}%  DRAM ${mean((g) => g.dramActivePct)}%  power ${mean((g) => g.powerWatts)} W  host CPU ${(messages.reduce((a, m) => a + (m.host?.cpuPct ?? 0), 0) / messages.length).toFixed(1)}%`);
-      console.log(`  ${ok ? 'ok  ' : 'MISS'} diagnosis: ${verdict.kind} (${verdict.confidence}) "${verdict.title}"; lab expects ${run.expect.join(' or ')}`);
+      console.log(
+        `\n${run.lab}: python3 workloads/${run.script} ${run.args.join(' ')}  (${messages.length} samples → ${file})`,
+      );
+      console.log(
+        `  GPU 0 means: GPU-Util ${mean((g) => g.gpuUtilPct)}%  SM active ${mean((g) => g.smActivePct)}%  tensor ${mean((g) => g.tensorActivePct)}%  DRAM ${mean((g) => g.dramActivePct)}%  power ${mean((g) => g.powerWatts)} W  host CPU ${(messages.reduce((a, m) => a + (m.host?.cpuPct ?? 0), 0) / messages.length).toFixed(1)}%`,
+      );
+      console.log(
+        `  ${ok ? 'ok  ' : 'MISS'} diagnosis: ${verdict.kind} (${verdict.confidence}) "${verdict.title}"; lab expects ${run.expect.join(' or ')}`,
+      );
       for (const e of verdict.evidence) console.log(`       - ${e}`);
     }
   } finally {
     source.close();
   }
-  console.log(misses === 0 ? '\nEvery run diagnosed as its lab expects.' : `\n${misses} run(s) did not run or did not match (see above).`);
+  console.log(
+    misses === 0
+      ? '\nEvery run diagnosed as its lab expects.'
+      : `\n${misses} run(s) did not run or did not match (see above).`,
+  );
   return misses === 0 ? 0 : 1;
 }
 

@@ -44,16 +44,29 @@ try {
   const args = process.argv.slice(2);
   const has = (flag: string): boolean => args.some((a) => a === flag || a.startsWith(`${flag}=`));
   const port = process.env['PORT'];
-  const options = parseCli([...(has('--source') ? [] : ['--source', 'auto']), ...(port && !has('--port') ? ['--port', port] : []), ...args]);
+  const options = parseCli([
+    ...(has('--source') ? [] : ['--source', 'auto']),
+    ...(port && !has('--port') ? ['--port', port] : []),
+    ...args,
+  ]);
   if (options.help) {
     console.log(USAGE);
   } else {
     if (needsBuild()) {
       console.error('Building the site (dist/ is missing or older than src/ and content/)…');
       const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
-      const build = spawnSync('npx', ['astro', 'build'], { cwd: root, stdio: 'inherit', env, shell: process.platform === 'win32' });
+      const build = spawnSync('npx', ['astro', 'build'], {
+        cwd: root,
+        stdio: 'inherit',
+        env,
+        shell: process.platform === 'win32',
+      });
       if (build.status !== 0) {
-        console.error(existsSync(dist) ? 'Build failed: serving the previous dist/.' : 'Build failed and there is no dist/ yet: serving the API only.');
+        console.error(
+          existsSync(dist)
+            ? 'Build failed: serving the previous dist/.'
+            : 'Build failed and there is no dist/ yet: serving the API only.',
+        );
       }
     }
     await launch({ ...options, staticDir: existsSync(dist) ? dist : null });

@@ -28,7 +28,11 @@ const steps: Step[] = [
     cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/unit.json'],
     when: () => !only || only === 'unit',
     counts: () => {
-      const r = readJson('test-results/unit.json') as { numPassedTests: number; numFailedTests: number; numPendingTests: number } | null;
+      const r = readJson('test-results/unit.json') as {
+        numPassedTests: number;
+        numFailedTests: number;
+        numPendingTests: number;
+      } | null;
       return { passed: r?.numPassedTests ?? 0, failed: r?.numFailedTests ?? 0, skipped: r?.numPendingTests ?? 0 };
     },
   },
@@ -38,8 +42,14 @@ const steps: Step[] = [
     cmd: ['npx', 'playwright', 'test'],
     when: () => !only || only === 'e2e',
     counts: () => {
-      const r = readJson('test-results/e2e.json') as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } } | null;
-      return { passed: (r?.stats.expected ?? 0) + (r?.stats.flaky ?? 0), failed: r?.stats.unexpected ?? 0, skipped: r?.stats.skipped ?? 0 };
+      const r = readJson('test-results/e2e.json') as {
+        stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+      } | null;
+      return {
+        passed: (r?.stats.expected ?? 0) + (r?.stats.flaky ?? 0),
+        failed: r?.stats.unexpected ?? 0,
+        skipped: r?.stats.skipped ?? 0,
+      };
     },
   },
   {
@@ -63,7 +73,9 @@ for (const step of steps) {
   console.log(`\n▶ ${step.name}: ${step.cmd.join(' ')}`);
   const t0 = Date.now();
   const r = spawnSync(step.cmd[0]!, step.cmd.slice(1), { stdio: 'inherit', env });
-  console.log(`◀ ${step.name}: ${r.status === 0 ? 'ok' : `failed (exit ${r.status ?? r.signal})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `◀ ${step.name}: ${r.status === 0 ? 'ok' : `failed (exit ${r.status ?? r.signal})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
   if (step.counts) {
     const c = step.counts();
     passed += c.passed;

@@ -88,7 +88,9 @@ export function createServer(options: ServerOptions): LabServer {
   // prom-client (~22 MB) and zod (~19 MB) load on first use: most lab servers are never scraped.
   let prometheus: Promise<{ contentType: string; render(): Promise<string> }> | null = null;
   const loadPrometheus = () =>
-    (prometheus ??= import('./prometheus.ts').then((m) => m.createPrometheus(() => sampler.latest()?.message ?? null, VERSION)));
+    (prometheus ??= import('./prometheus.ts').then((m) =>
+      m.createPrometheus(() => sampler.latest()?.message ?? null, VERSION),
+    ));
   const serveStatic = options.staticDir ? createStaticHandler(options.staticDir) : null;
   const hub = createStreamHub({ sampler, heartbeatMs: options.heartbeatMs ?? 15_000 });
   const app = new Hono<{ Bindings: HttpBindings }>();
@@ -97,7 +99,8 @@ export function createServer(options: ServerOptions): LabServer {
 
   // 1. DNS-rebinding defence: every request must name this machine in its Host header.
   app.use('*', async (c, next): Promise<Response | void> => {
-    if (!hostOk(c.req.header('host'))) return json(c, 403, 'Host not allowed: use http://127.0.0.1:<port>/ or localhost (or the configured --host).');
+    if (!hostOk(c.req.header('host')))
+      return json(c, 403, 'Host not allowed: use http://127.0.0.1:<port>/ or localhost (or the configured --host).');
     await next();
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
   });
@@ -113,14 +116,25 @@ export function createServer(options: ServerOptions): LabServer {
       c.header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
       c.header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Last-Event-ID');
       c.header('Access-Control-Max-Age', '600');
-      if (c.req.header('access-control-request-private-network') === 'true') c.header('Access-Control-Allow-Private-Network', 'true');
+      if (c.req.header('access-control-request-private-network') === 'true')
+        c.header('Access-Control-Allow-Private-Network', 'true');
       return c.body(null, 204);
     }
     // A browser request from a page of another origin that was not allowed is refused outright
     // (defence in depth: it would also need the token). Same-origin pages and non-browser clients pass.
     const sameOrigin = origin !== undefined && origin === `${new URL(c.req.url).protocol}//${c.req.header('host')}`;
-    if (origin !== undefined && origin !== 'null' && !allowed && !sameOrigin && (c.req.path.startsWith('/api/') || c.req.path === '/metrics')) {
-      return json(c, 403, `Origin ${origin} is not allowed: start the lab server with --allow-origin ${origin} to let that site use it.`);
+    if (
+      origin !== undefined &&
+      origin !== 'null' &&
+      !allowed &&
+      !sameOrigin &&
+      (c.req.path.startsWith('/api/') || c.req.path === '/metrics')
+    ) {
+      return json(
+        c,
+        403,
+        `Origin ${origin} is not allowed: start the lab server with --allow-origin ${origin} to let that site use it.`,
+      );
     }
     await next();
     for (const [name, value] of Object.entries(corsHeaders(origin))) c.header(name, value);
@@ -137,14 +151,27 @@ export function createServer(options: ServerOptions): LabServer {
   };
 
   app.get('/api/health', (c) =>
-    c.json({ ok: true, version: VERSION, source: options.source.id, simulated: options.source.simulated, reason: options.source.reason }),
+    c.json({
+      ok: true,
+      version: VERSION,
+      source: options.source.id,
+      simulated: options.source.simulated,
+      reason: options.source.reason,
+    }),
   );
   app.use('/api/*', requireToken);
   app.use('/metrics', requireToken);
 
   app.get('/api/devices', (c) => {
-    const driverVersion = 'driverVersion' in options.source ? (options.source as { driverVersion: string | null }).driverVersion : null;
-    return c.json({ source: options.source.id, simulated: options.source.simulated, reason: options.source.reason, driverVersion, devices: options.source.devices() });
+    const driverVersion =
+      'driverVersion' in options.source ? (options.source as { driverVersion: string | null }).driverVersion : null;
+    return c.json({
+      source: options.source.id,
+      simulated: options.source.simulated,
+      reason: options.source.reason,
+      driverVersion,
+      devices: options.source.devices(),
+    });
   });
 
   app.get('/api/snapshot', (c) => {
@@ -156,7 +183,11 @@ export function createServer(options: ServerOptions): LabServer {
   app.get('/api/stream', (c) => {
     if (hub.size >= maxStreams) {
       c.header('Retry-After', '5');
-      return json(c, 503, `Too many live streams (limit ${maxStreams}): close another lab tab, or start the server with a higher --max-streams.`);
+      return json(
+        c,
+        503,
+        `Too many live streams (limit ${maxStreams}): close another lab tab, or start the server with a higher --max-streams.`,
+      );
     }
     const raw = c.req.header('last-event-id') ?? c.req.query('lastEventId');
     const lastSeq = raw !== undefined && /^\d{1,15}$/.test(raw) ? Number(raw) : null;
@@ -176,7 +207,8 @@ export function createServer(options: ServerOptions): LabServer {
       },
     }),
     async (c) => {
-      if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) return json(c, 415, 'Send JSON with Content-Type: application/json.');
+      if (!/^application\/json\b/i.test(c.req.header('content-type') ?? ''))
+        return json(c, 415, 'Send JSON with Content-Type: application/json.');
       let body: unknown;
       try {
         body = JSON.parse(await c.req.text());
@@ -185,7 +217,8 @@ export function createServer(options: ServerOptions): LabServer {
       }
       const { ThroughputReportSchema } = await import('../src/protocol/metrics.ts');
       const parsed = ThroughputReportSchema.safeParse(body);
-      if (!parsed.success) return json(c, 422, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+      if (!parsed.success)
+        return json(c, 422, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
       return c.json({ ok: true, throughput: sampler.reportThroughput(parsed.data) });
     },
   );
@@ -195,10 +228,17 @@ export function createServer(options: ServerOptions): LabServer {
     return c.body(await p.render(), 200, { 'Content-Type': p.contentType });
   });
 
-  app.all('/api/*', (c) => json(c, 404, `No API route ${c.req.method} ${c.req.path}. Routes: /api/health, /api/devices, /api/snapshot, /api/stream, POST /api/throughput, /metrics.`));
+  app.all('/api/*', (c) =>
+    json(
+      c,
+      404,
+      `No API route ${c.req.method} ${c.req.path}. Routes: /api/health, /api/devices, /api/snapshot, /api/stream, POST /api/throughput, /metrics.`,
+    ),
+  );
 
   app.all('*', async (c) => {
-    if (!serveStatic) return json(c, 404, 'Not found. This lab server has no site to serve; run `npm start` to serve the built site.');
+    if (!serveStatic)
+      return json(c, 404, 'Not found. This lab server has no site to serve; run `npm start` to serve the built site.');
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return json(c, 405, 'Only GET and HEAD are served here.');
     const res = await serveStatic(c.req.method, new URL(c.req.url).pathname, c.req.header('accept-encoding'));
     return res ?? json(c, 400, 'Bad path.');

@@ -56,9 +56,16 @@ export function parseCli(argv: readonly string[]): CliOptions {
       strict: true,
       allowPositionals: false,
       options: {
-        port: { type: 'string' }, host: { type: 'string' }, source: { type: 'string' }, interval: { type: 'string' },
-        record: { type: 'string' }, 'allow-origin': { type: 'string', multiple: true }, token: { type: 'string' },
-        'max-streams': { type: 'string' }, static: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        source: { type: 'string' },
+        interval: { type: 'string' },
+        record: { type: 'string' },
+        'allow-origin': { type: 'string', multiple: true },
+        token: { type: 'string' },
+        'max-streams': { type: 'string' },
+        static: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (e) {
@@ -70,11 +77,16 @@ export function parseCli(argv: readonly string[]): CliOptions {
     throw new CliError('--token must be 16–256 characters of letters, digits, ".", "_", "~" or "-".');
   }
   if (!isLoopback(host) && token === null) {
-    throw new CliError(`Binding ${host} exposes the lab beyond this machine: pass an explicit --token (e.g. \`openssl rand -hex 16\`) to do that.`);
+    throw new CliError(
+      `Binding ${host} exposes the lab beyond this machine: pass an explicit --token (e.g. \`openssl rand -hex 16\`) to do that.`,
+    );
   }
   let allowOrigins: string[];
   try {
-    allowOrigins = (values['allow-origin'] ?? []).flatMap((o) => o.split(',')).filter(Boolean).map(normaliseOrigin);
+    allowOrigins = (values['allow-origin'] ?? [])
+      .flatMap((o) => o.split(','))
+      .filter(Boolean)
+      .map(normaliseOrigin);
   } catch (e) {
     throw new CliError((e as Error).message);
   }

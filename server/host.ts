@@ -10,7 +10,10 @@ import os from 'node:os';
 import type { HostSample } from '../src/protocol/metrics.ts';
 import { isStale } from './stale.ts';
 
-interface CoreTimes { busy: number; total: number }
+interface CoreTimes {
+  busy: number;
+  total: number;
+}
 
 /** Where the probe reads from; tests pass fixed text. */
 export interface HostReaders {
@@ -140,7 +143,11 @@ export function createHostProbe(readers: HostReaders = systemReaders): HostProbe
     return {
       atMs,
       load: { avg1: round2(avg1), avg5: round2(avg5), avg15: round2(avg15) },
-      mem: { totalBytes: mem.totalBytes, usedBytes: mem.totalBytes - mem.availableBytes, availableBytes: mem.availableBytes },
+      mem: {
+        totalBytes: mem.totalBytes,
+        usedBytes: mem.totalBytes - mem.availableBytes,
+        availableBytes: mem.availableBytes,
+      },
     };
   };
   return {

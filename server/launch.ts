@@ -57,7 +57,8 @@ export async function launch(
     await lab.close();
     await recorder?.close();
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new Error(`Port ${options.port} is in use: pass --port 0 to pick a free one, or stop the other server.`);
+    if (code === 'EADDRINUSE')
+      throw new Error(`Port ${options.port} is in use: pass --port 0 to pick a free one, or stop the other server.`);
     if (code === 'EADDRNOTAVAIL') throw new Error(`Cannot bind ${options.host}: it is not an address of this machine.`);
     throw e;
   }

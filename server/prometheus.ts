@@ -28,7 +28,10 @@ const GPU_GAUGES: readonly (readonly [string, string, GpuNumberField, number])[]
 ];
 
 /** A registry bound to a tick getter; `render()` returns the exposition text. */
-export function createPrometheus(latest: () => StreamMessage | null, version: string): { contentType: string; render(): Promise<string> } {
+export function createPrometheus(
+  latest: () => StreamMessage | null,
+  version: string,
+): { contentType: string; render(): Promise<string> } {
   const registry = new Registry();
   const labels = ['gpu', 'uuid', 'name'];
   const gauges = GPU_GAUGES.map(([name, help, field, scale]) => ({
@@ -36,18 +39,58 @@ export function createPrometheus(latest: () => StreamMessage | null, version: st
     field,
     scale,
   }));
-  const reasons = new Gauge({ name: 'saturate_gpu_clock_event_reason', help: 'Active clock event (throttle) reasons, 1 when active.', labelNames: [...labels, 'reason'], registers: [registry] });
-  const lost = new Gauge({ name: 'saturate_gpu_lost', help: '1 when the GPU cannot be read (e.g. fell off the bus).', labelNames: labels, registers: [registry] });
-  const cpu = new Gauge({ name: 'saturate_host_cpu_utilization_ratio', help: 'Host CPU utilization, all cores.', registers: [registry] });
-  const core = new Gauge({ name: 'saturate_host_core_utilization_ratio', help: 'Host CPU utilization per logical core.', labelNames: ['core'], registers: [registry] });
-  const memUsed = new Gauge({ name: 'saturate_host_memory_used_bytes', help: 'Host memory in use.', registers: [registry] });
+  const reasons = new Gauge({
+    name: 'saturate_gpu_clock_event_reason',
+    help: 'Active clock event (throttle) reasons, 1 when active.',
+    labelNames: [...labels, 'reason'],
+    registers: [registry],
+  });
+  const lost = new Gauge({
+    name: 'saturate_gpu_lost',
+    help: '1 when the GPU cannot be read (e.g. fell off the bus).',
+    labelNames: labels,
+    registers: [registry],
+  });
+  const cpu = new Gauge({
+    name: 'saturate_host_cpu_utilization_ratio',
+    help: 'Host CPU utilization, all cores.',
+    registers: [registry],
+  });
+  const core = new Gauge({
+    name: 'saturate_host_core_utilization_ratio',
+    help: 'Host CPU utilization per logical core.',
+    labelNames: ['core'],
+    registers: [registry],
+  });
+  const memUsed = new Gauge({
+    name: 'saturate_host_memory_used_bytes',
+    help: 'Host memory in use.',
+    registers: [registry],
+  });
   const load1 = new Gauge({ name: 'saturate_host_load1', help: 'Host 1-minute load average.', registers: [registry] });
   const rates = {
-    samples: new Gauge({ name: 'saturate_training_samples_per_second', help: 'Training samples per second (reported or simulated).', registers: [registry] }),
-    tokens: new Gauge({ name: 'saturate_training_tokens_per_second', help: 'Training tokens per second (reported or simulated).', registers: [registry] }),
-    steps: new Gauge({ name: 'saturate_training_steps_per_second', help: 'Optimizer steps per second (reported or simulated).', registers: [registry] }),
+    samples: new Gauge({
+      name: 'saturate_training_samples_per_second',
+      help: 'Training samples per second (reported or simulated).',
+      registers: [registry],
+    }),
+    tokens: new Gauge({
+      name: 'saturate_training_tokens_per_second',
+      help: 'Training tokens per second (reported or simulated).',
+      registers: [registry],
+    }),
+    steps: new Gauge({
+      name: 'saturate_training_steps_per_second',
+      help: 'Optimizer steps per second (reported or simulated).',
+      registers: [registry],
+    }),
   };
-  const info = new Gauge({ name: 'saturate_source_info', help: 'The metric source; simulated="true" for anything not live.', labelNames: ['source', 'simulated', 'version'], registers: [registry] });
+  const info = new Gauge({
+    name: 'saturate_source_info',
+    help: 'The metric source; simulated="true" for anything not live.',
+    labelNames: ['source', 'simulated', 'version'],
+    registers: [registry],
+  });
 
   return {
     contentType: registry.contentType,

@@ -108,19 +108,22 @@ export function createSampler(options: SamplerOptions): Sampler {
   };
 
   const schedule = (due: number): void => {
-    timer = setTimeout(() => {
-      if (timer === null) return;
-      try {
-        tick();
-      } catch (e) {
-        options.onError?.(e);
-      }
-      // Drift-free: aim at the next multiple of the interval; skip ticks a slow read overran.
-      let next = due + intervalMs;
-      const t = now();
-      if (next <= t) next = t + intervalMs - ((t - due) % intervalMs);
-      schedule(next);
-    }, Math.max(0, due - now()));
+    timer = setTimeout(
+      () => {
+        if (timer === null) return;
+        try {
+          tick();
+        } catch (e) {
+          options.onError?.(e);
+        }
+        // Drift-free: aim at the next multiple of the interval; skip ticks a slow read overran.
+        let next = due + intervalMs;
+        const t = now();
+        if (next <= t) next = t + intervalMs - ((t - due) % intervalMs);
+        schedule(next);
+      },
+      Math.max(0, due - now()),
+    );
   };
 
   return {

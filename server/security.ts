@@ -43,11 +43,17 @@ export function hostnameOf(hostHeader: string): string {
  * Builds the Host header check: loopback names always pass; so does the configured host, and,
  * when bound to a wildcard address (0.0.0.0 or ::), this machine's own addresses and hostname.
  */
-export function hostChecker(configuredHost: string, extra: readonly string[] = []): (hostHeader: string | undefined) => boolean {
-  const allowed = new Set<string>([configuredHost, ...extra].map((h) => hostnameOf(h.includes(':') && !h.startsWith('[') ? `[${h}]` : h)));
+export function hostChecker(
+  configuredHost: string,
+  extra: readonly string[] = [],
+): (hostHeader: string | undefined) => boolean {
+  const allowed = new Set<string>(
+    [configuredHost, ...extra].map((h) => hostnameOf(h.includes(':') && !h.startsWith('[') ? `[${h}]` : h)),
+  );
   if (configuredHost === '0.0.0.0' || configuredHost === '::') {
     allowed.add(os.hostname().toLowerCase());
-    for (const list of Object.values(os.networkInterfaces())) for (const a of list ?? []) allowed.add(a.address.toLowerCase());
+    for (const list of Object.values(os.networkInterfaces()))
+      for (const a of list ?? []) allowed.add(a.address.toLowerCase());
   }
   return (hostHeader) => {
     if (!hostHeader) return false;
@@ -64,6 +70,7 @@ export function normaliseOrigin(origin: string): string {
   } catch {
     throw new Error(`--allow-origin "${origin}" is not a URL; use e.g. https://saturate.example`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--allow-origin "${origin}" must be http(s).`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`--allow-origin "${origin}" must be http(s).`);
   return url.origin;
 }

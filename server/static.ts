@@ -37,16 +37,33 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding | nul
   return null;
 }
 
-const compressible = (contentType: string): boolean => /^(text\/|application\/(json|javascript|manifest\+json|xml|x-ndjson)|image\/svg\+xml)/.test(contentType);
+const compressible = (contentType: string): boolean =>
+  /^(text\/|application\/(json|javascript|manifest\+json|xml|x-ndjson)|image\/svg\+xml)/.test(contentType);
 
 /** Content types by extension; anything else is application/octet-stream. */
 export const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8', '.json': 'application/json; charset=utf-8', '.map': 'application/json; charset=utf-8',
-  '.webmanifest': 'application/manifest+json; charset=utf-8', '.txt': 'text/plain; charset=utf-8', '.xml': 'application/xml; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif',
-  '.webp': 'image/webp', '.avif': 'image/avif', '.ico': 'image/x-icon', '.woff': 'font/woff', '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm', '.md': 'text/markdown; charset=utf-8', '.ndjson': 'application/x-ndjson',
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+  '.md': 'text/markdown; charset=utf-8',
+  '.ndjson': 'application/x-ndjson',
 };
 
 async function isFile(path: string): Promise<boolean> {
@@ -73,12 +90,18 @@ function headersFor(path: string, urlPath: string): Record<string, string> {
  * A handler for GET/HEAD `urlPath` under `root`, compressed for `acceptEncoding` where that helps.
  * Returns null for paths it refuses (traversal, bad encoding) so the caller can answer 400.
  */
-export function createStaticHandler(root: string): (method: string, urlPath: string, acceptEncoding?: string) => Promise<Response | null> {
+export function createStaticHandler(
+  root: string,
+): (method: string, urlPath: string, acceptEncoding?: string) => Promise<Response | null> {
   const base = resolve(root);
   const cache = new Map<string, Buffer<ArrayBuffer>>();
   let cached = 0;
   /** The file's bytes, compressed when it is text and the client takes an encoding. */
-  const body = async (file: string, headers: Record<string, string>, acceptEncoding: string | undefined): Promise<Buffer<ArrayBuffer>> => {
+  const body = async (
+    file: string,
+    headers: Record<string, string>,
+    acceptEncoding: string | undefined,
+  ): Promise<Buffer<ArrayBuffer>> => {
     const raw = await readFile(file);
     const encoding = pickEncoding(acceptEncoding);
     if (!compressible(headers['Content-Type'] ?? '')) return raw;
@@ -88,7 +111,11 @@ export function createStaticHandler(root: string): (method: string, urlPath: str
     const key = `${encoding}:${mtimeMs}:${size}:${file}`;
     let out = cache.get(key);
     if (!out) {
-      out = (encoding === 'br' ? await brotli(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }) : await gzipAsync(raw, { level: 9 })) as Buffer<ArrayBuffer>;
+      out = (
+        encoding === 'br'
+          ? await brotli(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+          : await gzipAsync(raw, { level: 9 })
+      ) as Buffer<ArrayBuffer>;
       if (cached + out.length > CACHE_BYTES) {
         cache.clear();
         cached = 0;
@@ -109,7 +136,9 @@ export function createStaticHandler(root: string): (method: string, urlPath: str
     if (decoded.includes('\0') || decoded.split('/').includes('..')) return null;
     const target = resolve(join(base, decoded));
     if (target !== base && !target.startsWith(base + sep)) return null;
-    const candidates = decoded.endsWith('/') ? [join(target, 'index.html')] : [target, join(target, 'index.html'), `${target}.html`];
+    const candidates = decoded.endsWith('/')
+      ? [join(target, 'index.html')]
+      : [target, join(target, 'index.html'), `${target}.html`];
     for (const file of candidates) {
       if (await isFile(file)) {
         const headers = headersFor(file, decoded);

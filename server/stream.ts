@@ -85,7 +85,8 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
     if (!client.res.write(sseFrame(tick))) client.res.once('drain', () => flush(client));
   };
   const flush = (client: Client): void => {
-    while (client.queue.length > 0 && !client.res.writableNeedDrain && !client.res.destroyed) write(client, client.queue.shift() as Tick);
+    while (client.queue.length > 0 && !client.res.writableNeedDrain && !client.res.destroyed)
+      write(client, client.queue.shift() as Tick);
   };
   const onTick = (tick: Tick): void => {
     for (const client of clients) {

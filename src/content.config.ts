@@ -15,7 +15,11 @@ const slugOf = (entry: string) => entry.replace(/\\/g, '/').split('/').pop()!.re
 
 /** glob(), then the cross-file checks on what it stored. */
 function cardsLoader(): Loader {
-  const inner = glob({ pattern: '**/*.md', base: process.env['SATURATE_CONTENT_DIR'] ?? './content/cards', generateId: ({ entry }) => slugOf(entry) });
+  const inner = glob({
+    pattern: '**/*.md',
+    base: process.env['SATURATE_CONTENT_DIR'] ?? './content/cards',
+    generateId: ({ entry }) => slugOf(entry),
+  });
   return {
     name: 'saturate-cards',
     load: async (ctx) => {
@@ -32,7 +36,8 @@ function cardsLoader(): Loader {
         };
       });
       const problems = checkDeck(entries);
-      if (problems.length > 0) throw new Error(`The deck has ${problems.length} problem(s):\n- ${problems.join('\n- ')}`);
+      if (problems.length > 0)
+        throw new Error(`The deck has ${problems.length} problem(s):\n- ${problems.join('\n- ')}`);
     },
   };
 }
@@ -40,7 +45,10 @@ function cardsLoader(): Loader {
 const cards = defineCollection({ loader: cardsLoader(), schema: CardSchema });
 
 /** Curated practice quizzes; their question ids are checked against the cards in src/data/deck.ts. */
-const quizzes = defineCollection({ loader: glob({ pattern: '*.yaml', base: './content/quizzes' }), schema: CuratedQuizSchema });
+const quizzes = defineCollection({
+  loader: glob({ pattern: '*.yaml', base: './content/quizzes' }),
+  schema: CuratedQuizSchema,
+});
 
 /** Glossary terms, each linking to the card that explains it (checked in src/data/deck.ts). */
 const glossary = defineCollection({ loader: file('content/glossary.yaml'), schema: GlossaryTermSchema });

@@ -16,11 +16,24 @@ export type DeviceHandle = bigint;
 export type GpmSampleHandle = bigint;
 
 /** Memory in bytes; `reservedBytes` is null when only MemoryInfo v1 exists. */
-export interface MemoryReading { totalBytes: number; usedBytes: number; freeBytes: number; reservedBytes: number | null }
+export interface MemoryReading {
+  totalBytes: number;
+  usedBytes: number;
+  freeBytes: number;
+  reservedBytes: number | null;
+}
 /** A laid-out nvmlGpmMetricsGet request and its answer, index by index with `ids`: a return code and, where 0, a value. */
-export interface GpmRequest { readonly buffer: Buffer; readonly ids: readonly number[]; readonly values: Float64Array; readonly codes: Int32Array }
+export interface GpmRequest {
+  readonly buffer: Buffer;
+  readonly ids: readonly number[];
+  readonly values: Float64Array;
+  readonly codes: Int32Array;
+}
 /** One running compute process; memory is null when NVML says "not available". */
-export interface ProcessReading { pid: number; usedGpuMemBytes: number | null }
+export interface ProcessReading {
+  pid: number;
+  usedGpuMemBytes: number | null;
+}
 
 const num = (v: bigint): number => Number(v);
 /** An unsigned 64-bit little-endian field as a number, without a BigInt (byte counts stay far below 2^53). */
@@ -61,7 +74,11 @@ export class Nvml {
       handle: pick('nvmlDeviceGetHandleByIndex_v2', 'nvmlDeviceGetHandleByIndex'),
       memory: pick('nvmlDeviceGetMemoryInfo_v2', 'nvmlDeviceGetMemoryInfo'),
       reasons: pick('nvmlDeviceGetCurrentClocksEventReasons', 'nvmlDeviceGetCurrentClocksThrottleReasons'),
-      processes: pick('nvmlDeviceGetComputeRunningProcesses_v3', 'nvmlDeviceGetComputeRunningProcesses_v2', 'nvmlDeviceGetComputeRunningProcesses'),
+      processes: pick(
+        'nvmlDeviceGetComputeRunningProcesses_v3',
+        'nvmlDeviceGetComputeRunningProcesses_v2',
+        'nvmlDeviceGetComputeRunningProcesses',
+      ),
     };
     this.#call(this.symbols['init'] as NvmlSymbol | null, 'nvmlInit_v2');
   }
@@ -88,7 +105,9 @@ export class Nvml {
   }
 
   /** Driver version, e.g. "550.54.15". */
-  driverVersion(): string { return this.#string('nvmlSystemGetDriverVersion', null); }
+  driverVersion(): string {
+    return this.#string('nvmlSystemGetDriverVersion', null);
+  }
 
   /** Number of GPUs NVML can see (respects CUDA_VISIBLE_DEVICES only via the driver, not here). */
   deviceCount(): number {
@@ -102,8 +121,12 @@ export class Nvml {
     return this.#u64[0] ?? 0n;
   }
 
-  name(h: DeviceHandle): string { return this.#string('nvmlDeviceGetName', h); }
-  uuid(h: DeviceHandle): string { return this.#string('nvmlDeviceGetUUID', h); }
+  name(h: DeviceHandle): string {
+    return this.#string('nvmlDeviceGetName', h);
+  }
+  uuid(h: DeviceHandle): string {
+    return this.#string('nvmlDeviceGetUUID', h);
+  }
 
   /** GPU-Util and memory-Util, percent of the last sample period. */
   utilization(h: DeviceHandle): { gpuPct: number; memPct: number } {
@@ -120,34 +143,55 @@ export class Nvml {
       try {
         this.#call('nvmlDeviceGetMemoryInfo_v2', 'nvmlDeviceGetMemoryInfo_v2', h, b);
         return {
-          totalBytes: u64(b, OFF.memV2Total), usedBytes: u64(b, OFF.memV2Used),
-          freeBytes: u64(b, OFF.memV2Free), reservedBytes: u64(b, OFF.memV2Reserved),
+          totalBytes: u64(b, OFF.memV2Total),
+          usedBytes: u64(b, OFF.memV2Used),
+          freeBytes: u64(b, OFF.memV2Free),
+          reservedBytes: u64(b, OFF.memV2Reserved),
         };
       } catch (e) {
         // Some drivers export _v2 but reject its version word; v1 still answers.
-        if (!(e instanceof NvmlError) || e.code !== NVML.ARGUMENT_VERSION_MISMATCH || !this.#lib.fns.nvmlDeviceGetMemoryInfo) throw e;
+        if (
+          !(e instanceof NvmlError) ||
+          e.code !== NVML.ARGUMENT_VERSION_MISMATCH ||
+          !this.#lib.fns.nvmlDeviceGetMemoryInfo
+        )
+          throw e;
       }
     }
     b.fill(0);
     this.#call('nvmlDeviceGetMemoryInfo', 'nvmlDeviceGetMemoryInfo', h, b);
     return {
-      totalBytes: u64(b, OFF.memTotal), usedBytes: u64(b, OFF.memUsed),
-      freeBytes: u64(b, OFF.memFree), reservedBytes: null,
+      totalBytes: u64(b, OFF.memTotal),
+      usedBytes: u64(b, OFF.memUsed),
+      freeBytes: u64(b, OFF.memFree),
+      reservedBytes: null,
     };
   }
 
   /** Board power in watts (NVML reports milliwatts). */
-  powerWatts(h: DeviceHandle): number { return this.#u32Query('nvmlDeviceGetPowerUsage', h) / 1000; }
+  powerWatts(h: DeviceHandle): number {
+    return this.#u32Query('nvmlDeviceGetPowerUsage', h) / 1000;
+  }
   /** Enforced power limit in watts. */
-  powerLimitWatts(h: DeviceHandle): number { return this.#u32Query('nvmlDeviceGetEnforcedPowerLimit', h) / 1000; }
+  powerLimitWatts(h: DeviceHandle): number {
+    return this.#u32Query('nvmlDeviceGetEnforcedPowerLimit', h) / 1000;
+  }
   /** GPU core temperature in °C. */
-  temperatureC(h: DeviceHandle): number { return this.#u32Query('nvmlDeviceGetTemperature', h, 0); }
+  temperatureC(h: DeviceHandle): number {
+    return this.#u32Query('nvmlDeviceGetTemperature', h, 0);
+  }
   /** Current clock of `type` (CLOCK.SM, CLOCK.MEM) in MHz. */
-  clockMhz(h: DeviceHandle, type: number): number { return this.#u32Query('nvmlDeviceGetClockInfo', h, type); }
+  clockMhz(h: DeviceHandle, type: number): number {
+    return this.#u32Query('nvmlDeviceGetClockInfo', h, type);
+  }
   /** Maximum clock of `type` in MHz. */
-  maxClockMhz(h: DeviceHandle, type: number): number { return this.#u32Query('nvmlDeviceGetMaxClockInfo', h, type); }
+  maxClockMhz(h: DeviceHandle, type: number): number {
+    return this.#u32Query('nvmlDeviceGetMaxClockInfo', h, type);
+  }
   /** PCIe throughput over NVML's 20 ms window in bytes/s (NVML reports KB/s; 1 KB = 1024 B as nvtop reads it). */
-  pcieBytesPerSec(h: DeviceHandle, counter: number): number { return this.#u32Query('nvmlDeviceGetPcieThroughput', h, counter) * 1024; }
+  pcieBytesPerSec(h: DeviceHandle, counter: number): number {
+    return this.#u32Query('nvmlDeviceGetPcieThroughput', h, counter) * 1024;
+  }
 
   /** Clock event reason bitmask (decode with `decodeReasons`). */
   clockEventReasons(h: DeviceHandle): bigint {
@@ -174,11 +218,19 @@ export class Nvml {
       for (let k = 0; k < (this.#u32[0] ?? 0); k++) {
         const base = k * stride;
         const mem = this.#procs.readBigUInt64LE(base + (v1 ? OFF.procV1Mem : OFF.procMem));
-        out.push({ pid: this.#procs.readUInt32LE(base + (v1 ? OFF.procV1Pid : OFF.procPid)), usedGpuMemBytes: mem === VALUE_NOT_AVAILABLE ? null : num(mem) });
+        out.push({
+          pid: this.#procs.readUInt32LE(base + (v1 ? OFF.procV1Pid : OFF.procPid)),
+          usedGpuMemBytes: mem === VALUE_NOT_AVAILABLE ? null : num(mem),
+        });
       }
       return out;
     }
-    throw new NvmlError(NVML.INSUFFICIENT_SIZE, name ?? 'nvmlDeviceGetComputeRunningProcesses_v3', this.#lib.errorString(7), 'process list kept growing');
+    throw new NvmlError(
+      NVML.INSUFFICIENT_SIZE,
+      name ?? 'nvmlDeviceGetComputeRunningProcesses_v3',
+      this.#lib.errorString(7),
+      'process list kept growing',
+    );
   }
 
   /** Whether GPM works on this GPU (Hopper or newer). Missing GPM symbols read as unsupported. */
@@ -194,9 +246,13 @@ export class Nvml {
     this.#call('nvmlGpmSampleAlloc', 'nvmlGpmSampleAlloc', this.#u64);
     return this.#u64[0] ?? 0n;
   }
-  gpmSampleFree(s: GpmSampleHandle): void { this.#call('nvmlGpmSampleFree', 'nvmlGpmSampleFree', s); }
+  gpmSampleFree(s: GpmSampleHandle): void {
+    this.#call('nvmlGpmSampleFree', 'nvmlGpmSampleFree', s);
+  }
   /** Fills `s` with the GPU's counters now. */
-  gpmSampleGet(h: DeviceHandle, s: GpmSampleHandle): void { this.#call('nvmlGpmSampleGet', 'nvmlGpmSampleGet', h, s); }
+  gpmSampleGet(h: DeviceHandle, s: GpmSampleHandle): void {
+    this.#call('nvmlGpmSampleGet', 'nvmlGpmSampleGet', h, s);
+  }
 
   /**
    * Lays out an nvmlGpmMetricsGet request for metrics `ids` between samples `s1` and `s2` (>100 ms

@@ -15,10 +15,23 @@ import { CLOCK, decodeReasons, GPM_METRIC, PCIE } from './structs.ts';
 import { isStale } from '../stale.ts';
 
 const GPM_IDS = [
-  GPM_METRIC.SM_UTIL, GPM_METRIC.SM_OCCUPANCY, GPM_METRIC.ANY_TENSOR_UTIL, GPM_METRIC.DRAM_BW_UTIL,
-  GPM_METRIC.FP16_UTIL, GPM_METRIC.FP32_UTIL, GPM_METRIC.FP64_UTIL,
+  GPM_METRIC.SM_UTIL,
+  GPM_METRIC.SM_OCCUPANCY,
+  GPM_METRIC.ANY_TENSOR_UTIL,
+  GPM_METRIC.DRAM_BW_UTIL,
+  GPM_METRIC.FP16_UTIL,
+  GPM_METRIC.FP32_UTIL,
+  GPM_METRIC.FP64_UTIL,
 ] as const;
-const GPM_FIELDS = ['smActivePct', 'smOccupancyPct', 'tensorActivePct', 'dramActivePct', 'fp16ActivePct', 'fp32ActivePct', 'fp64ActivePct'] as const;
+const GPM_FIELDS = [
+  'smActivePct',
+  'smOccupancyPct',
+  'tensorActivePct',
+  'dramActivePct',
+  'fp16ActivePct',
+  'fp32ActivePct',
+  'fp64ActivePct',
+] as const;
 type GpmField = (typeof GPM_FIELDS)[number];
 /** NVML wants GPM samples at least 100 ms apart. */
 const GPM_MIN_GAP_MS = 100;
@@ -30,7 +43,12 @@ const GPM_MIN_GAP_MS = 100;
 export const SLOW_QUERY_MS = 1000;
 
 /** The answers of the slow queries, with the reasons for those that failed. */
-interface SlowReadings { atMs: number; powerLimitWatts: number | null; processes: GpuSample['processes']; reasons: NullReasons }
+interface SlowReadings {
+  atMs: number;
+  powerLimitWatts: number | null;
+  processes: GpuSample['processes'];
+  reasons: NullReasons;
+}
 
 /** One GPU as the model tracks it. */
 export interface DeviceState {
@@ -40,7 +58,12 @@ export interface DeviceState {
   /** Metric key → reason, for metrics NVML said it cannot give (asked once). */
   unsupported: Map<string, string>;
   gpm: {
-    supported: boolean; reason: string | null; samples: GpmSampleHandle[]; previousAtMs: number | null; turn: number; refused: Map<number, string>;
+    supported: boolean;
+    reason: string | null;
+    samples: GpmSampleHandle[];
+    previousAtMs: number | null;
+    turn: number;
+    refused: Map<number, string>;
     /** Prepared metric requests for each order of the two samples; dropped when a metric is refused. */
     requests: [GpmRequest, GpmRequest] | null;
   };
@@ -62,16 +85,33 @@ function logOnce(key: string, message: string, log: (m: string) => void): void {
 const isFatal = (e: unknown): e is NvmlError =>
   e instanceof NvmlError && (e.code === NVML.GPU_IS_LOST || e.code === 16);
 const isPermanent = (e: unknown): e is NvmlError =>
-  e instanceof NvmlError && (e.code === NVML.NOT_SUPPORTED || e.code === NVML.FUNCTION_NOT_FOUND || e.code === NVML.NO_PERMISSION);
+  e instanceof NvmlError &&
+  (e.code === NVML.NOT_SUPPORTED || e.code === NVML.FUNCTION_NOT_FOUND || e.code === NVML.NO_PERMISSION);
 
 /** Reads static facts and prepares GPM for GPU `index`. Never throws: a GPU that cannot be opened is reported lost. */
 export function openDevice(nvml: Nvml, index: number, log: (m: string) => void = () => {}): DeviceState {
   const state: DeviceState = {
     index,
     handle: null,
-    info: { index, name: 'unknown', uuid: `unknown-${index}`, memTotalBytes: null, smClockMaxMhz: null, memClockMaxMhz: null, gpmSupported: false },
+    info: {
+      index,
+      name: 'unknown',
+      uuid: `unknown-${index}`,
+      memTotalBytes: null,
+      smClockMaxMhz: null,
+      memClockMaxMhz: null,
+      gpmSupported: false,
+    },
     unsupported: new Map(),
-    gpm: { supported: false, reason: null, samples: [], previousAtMs: null, turn: 0, refused: new Map(), requests: null },
+    gpm: {
+      supported: false,
+      reason: null,
+      samples: [],
+      previousAtMs: null,
+      turn: 0,
+      refused: new Map(),
+      requests: null,
+    },
     lost: null,
     slow: null,
   };
@@ -102,9 +142,10 @@ export function openDevice(nvml: Nvml, index: number, log: (m: string) => void =
     } catch (e) {
       if (isFatal(e)) throw e;
       state.gpm.supported = false;
-      state.gpm.reason = e instanceof NvmlError && e.code === NVML.FUNCTION_NOT_FOUND
-        ? `GPM is missing from this NVML (${e.fn}): update the NVIDIA driver`
-        : `GPM unavailable: ${e instanceof NvmlError ? e.short : String(e)}`;
+      state.gpm.reason =
+        e instanceof NvmlError && e.code === NVML.FUNCTION_NOT_FOUND
+          ? `GPM is missing from this NVML (${e.fn}): update the NVIDIA driver`
+          : `GPM unavailable: ${e instanceof NvmlError ? e.short : String(e)}`;
     }
     state.info.gpmSupported = state.gpm.supported;
     if (state.gpm.reason) logOnce(`gpm:${state.gpm.reason}`, `[nvml] GPU ${index}: ${state.gpm.reason}`, log);
@@ -139,26 +180,57 @@ function lostSample(state: DeviceState): GpuSample {
   const reason = state.lost?.message ?? 'GPU cannot be read';
   const sample = emptySample(state);
   sample.error = reason;
-  for (const key of Object.keys(sample) as (keyof GpuSample)[]) if (sample[key] === null && key !== 'error') sample.nullReasons[key] = 'GPU is lost';
+  for (const key of Object.keys(sample) as (keyof GpuSample)[])
+    if (sample[key] === null && key !== 'error') sample.nullReasons[key] = 'GPU is lost';
   return sample;
 }
 
 function emptySample(state: DeviceState): GpuSample {
   return {
-    index: state.index, uuid: state.info.uuid, name: state.info.name, error: null,
-    gpuUtilPct: null, memUtilPct: null, memUsedBytes: null, memTotalBytes: null, memReservedBytes: null,
-    powerWatts: null, powerLimitWatts: null, temperatureC: null, smClockMhz: null, smClockMaxMhz: null,
-    memClockMhz: null, memClockMaxMhz: null, pcieTxBytesPerSec: null, pcieRxBytesPerSec: null,
-    clockEventReasons: null, processes: null, smActivePct: null, smOccupancyPct: null, tensorActivePct: null,
-    dramActivePct: null, fp16ActivePct: null, fp32ActivePct: null, fp64ActivePct: null, nullReasons: {},
+    index: state.index,
+    uuid: state.info.uuid,
+    name: state.info.name,
+    error: null,
+    gpuUtilPct: null,
+    memUtilPct: null,
+    memUsedBytes: null,
+    memTotalBytes: null,
+    memReservedBytes: null,
+    powerWatts: null,
+    powerLimitWatts: null,
+    temperatureC: null,
+    smClockMhz: null,
+    smClockMaxMhz: null,
+    memClockMhz: null,
+    memClockMaxMhz: null,
+    pcieTxBytesPerSec: null,
+    pcieRxBytesPerSec: null,
+    clockEventReasons: null,
+    processes: null,
+    smActivePct: null,
+    smOccupancyPct: null,
+    tensorActivePct: null,
+    dramActivePct: null,
+    fp16ActivePct: null,
+    fp32ActivePct: null,
+    fp64ActivePct: null,
+    nullReasons: {},
   };
 }
 
 /** The fields each query fills (or explains when it fails), made once rather than per tick. */
 const F = {
-  util: ['gpuUtilPct', 'memUtilPct'], memory: ['memUsedBytes', 'memTotalBytes', 'memReservedBytes'], power: ['powerWatts'],
-  temperature: ['temperatureC'], smClock: ['smClockMhz'], memClock: ['memClockMhz'], pcieTx: ['pcieTxBytesPerSec'],
-  pcieRx: ['pcieRxBytesPerSec'], reasons: ['clockEventReasons'], powerLimit: ['powerLimitWatts'], processes: ['processes'],
+  util: ['gpuUtilPct', 'memUtilPct'],
+  memory: ['memUsedBytes', 'memTotalBytes', 'memReservedBytes'],
+  power: ['powerWatts'],
+  temperature: ['temperatureC'],
+  smClock: ['smClockMhz'],
+  memClock: ['memClockMhz'],
+  pcieTx: ['pcieTxBytesPerSec'],
+  pcieRx: ['pcieRxBytesPerSec'],
+  reasons: ['clockEventReasons'],
+  powerLimit: ['powerLimitWatts'],
+  processes: ['processes'],
 } as const satisfies Record<string, readonly (keyof GpuSample)[]>;
 
 /** One GPU's per-tick queries, bound to its handle once. */
@@ -180,7 +252,14 @@ function deviceQueries(nvml: Nvml, h: DeviceHandle) {
 type DeviceQueries = ReturnType<typeof deviceQueries>;
 
 /** Runs one query; on failure fills the reason for `fields` into `into` and remembers permanent ones. Fatal errors propagate. */
-function runQuery<T>(state: DeviceState, key: string, fields: readonly (keyof GpuSample)[], fn: () => T, into: NullReasons, log: (m: string) => void): T | null {
+function runQuery<T>(
+  state: DeviceState,
+  key: string,
+  fields: readonly (keyof GpuSample)[],
+  fn: () => T,
+  into: NullReasons,
+  log: (m: string) => void,
+): T | null {
   const known = state.unsupported.get(key);
   if (known !== undefined) {
     for (const f of fields) into[f] = known;
@@ -201,14 +280,23 @@ function runQuery<T>(state: DeviceState, key: string, fields: readonly (keyof Gp
 }
 
 /** Reads one GPU now. A GPU that goes lost is reported with `error` set; it never throws. */
-export function readDevice(nvml: Nvml, state: DeviceState, nowMs: number, log: (m: string) => void = () => {}): GpuSample {
+export function readDevice(
+  nvml: Nvml,
+  state: DeviceState,
+  nowMs: number,
+  log: (m: string) => void = () => {},
+): GpuSample {
   if (state.lost || state.handle === null) return lostSample(state);
   const h = state.handle;
   const s = emptySample(state);
   const reasons: NullReasons = s.nullReasons;
-  const ask = state.queries ??= deviceQueries(nvml, h);
-  const q = <T>(key: string, fields: readonly (keyof GpuSample)[], fn: () => T, into: NullReasons = reasons): T | null =>
-    runQuery(state, key, fields, fn, into, log);
+  const ask = (state.queries ??= deviceQueries(nvml, h));
+  const q = <T>(
+    key: string,
+    fields: readonly (keyof GpuSample)[],
+    fn: () => T,
+    into: NullReasons = reasons,
+  ): T | null => runQuery(state, key, fields, fn, into, log);
   try {
     const util = q('utilization', F.util, ask.utilization);
     s.gpuUtilPct = util?.gpuPct ?? null;
@@ -237,7 +325,9 @@ export function readDevice(nvml: Nvml, state: DeviceState, nowMs: number, log: (
       const into: NullReasons = {};
       const powerLimitWatts = q('powerLimit', F.powerLimit, ask.powerLimit, into);
       const procs = q('processes', F.processes, ask.processes, into);
-      const processes = procs?.map((p) => ({ pid: p.pid, name: processName(p.pid, nowMs), usedGpuMemBytes: p.usedGpuMemBytes })) ?? null;
+      const processes =
+        procs?.map((p) => ({ pid: p.pid, name: processName(p.pid, nowMs), usedGpuMemBytes: p.usedGpuMemBytes })) ??
+        null;
       slow = state.slow = { atMs: nowMs, powerLimitWatts, processes, reasons: into };
     }
     s.powerLimitWatts = slow.powerLimitWatts;

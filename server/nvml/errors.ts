@@ -2,19 +2,51 @@
 
 /** nvmlReturn_t values (nvml.h). */
 export const NVML_RETURN: Readonly<Record<number, string>> = {
-  0: 'SUCCESS', 1: 'UNINITIALIZED', 2: 'INVALID_ARGUMENT', 3: 'NOT_SUPPORTED', 4: 'NO_PERMISSION',
-  5: 'ALREADY_INITIALIZED', 6: 'NOT_FOUND', 7: 'INSUFFICIENT_SIZE', 8: 'INSUFFICIENT_POWER', 9: 'DRIVER_NOT_LOADED',
-  10: 'TIMEOUT', 11: 'IRQ_ISSUE', 12: 'LIBRARY_NOT_FOUND', 13: 'FUNCTION_NOT_FOUND', 14: 'CORRUPTED_INFOROM',
-  15: 'GPU_IS_LOST', 16: 'RESET_REQUIRED', 17: 'OPERATING_SYSTEM', 18: 'LIB_RM_VERSION_MISMATCH', 19: 'IN_USE',
-  20: 'MEMORY', 21: 'NO_DATA', 22: 'VGPU_ECC_NOT_SUPPORTED', 23: 'INSUFFICIENT_RESOURCES', 24: 'FREQ_NOT_SUPPORTED',
-  25: 'ARGUMENT_VERSION_MISMATCH', 26: 'DEPRECATED', 27: 'NOT_READY', 28: 'GPU_NOT_FOUND', 29: 'INVALID_STATE',
+  0: 'SUCCESS',
+  1: 'UNINITIALIZED',
+  2: 'INVALID_ARGUMENT',
+  3: 'NOT_SUPPORTED',
+  4: 'NO_PERMISSION',
+  5: 'ALREADY_INITIALIZED',
+  6: 'NOT_FOUND',
+  7: 'INSUFFICIENT_SIZE',
+  8: 'INSUFFICIENT_POWER',
+  9: 'DRIVER_NOT_LOADED',
+  10: 'TIMEOUT',
+  11: 'IRQ_ISSUE',
+  12: 'LIBRARY_NOT_FOUND',
+  13: 'FUNCTION_NOT_FOUND',
+  14: 'CORRUPTED_INFOROM',
+  15: 'GPU_IS_LOST',
+  16: 'RESET_REQUIRED',
+  17: 'OPERATING_SYSTEM',
+  18: 'LIB_RM_VERSION_MISMATCH',
+  19: 'IN_USE',
+  20: 'MEMORY',
+  21: 'NO_DATA',
+  22: 'VGPU_ECC_NOT_SUPPORTED',
+  23: 'INSUFFICIENT_RESOURCES',
+  24: 'FREQ_NOT_SUPPORTED',
+  25: 'ARGUMENT_VERSION_MISMATCH',
+  26: 'DEPRECATED',
+  27: 'NOT_READY',
+  28: 'GPU_NOT_FOUND',
+  29: 'INVALID_STATE',
   999: 'UNKNOWN',
 };
 
 /** Codes the binding branches on. */
 export const NVML = {
-  SUCCESS: 0, UNINITIALIZED: 1, NOT_SUPPORTED: 3, NO_PERMISSION: 4, INSUFFICIENT_SIZE: 7, DRIVER_NOT_LOADED: 9,
-  LIBRARY_NOT_FOUND: 12, FUNCTION_NOT_FOUND: 13, GPU_IS_LOST: 15, ARGUMENT_VERSION_MISMATCH: 25,
+  SUCCESS: 0,
+  UNINITIALIZED: 1,
+  NOT_SUPPORTED: 3,
+  NO_PERMISSION: 4,
+  INSUFFICIENT_SIZE: 7,
+  DRIVER_NOT_LOADED: 9,
+  LIBRARY_NOT_FOUND: 12,
+  FUNCTION_NOT_FOUND: 13,
+  GPU_IS_LOST: 15,
+  ARGUMENT_VERSION_MISMATCH: 25,
 } as const;
 
 /** What the user can do about each code; the fallback points at nvidia-smi. */
@@ -33,8 +65,14 @@ const ADVICE: Readonly<Record<number, string>> = {
 
 /** A short human name per code for messages, e.g. "NVIDIA driver not loaded". */
 const SUMMARY: Readonly<Record<number, string>> = {
-  3: 'not supported', 4: 'permission denied', 9: 'NVIDIA driver not loaded', 12: 'NVML library not found',
-  13: 'function not in this NVML', 15: 'GPU is lost', 16: 'GPU reset required', 18: 'driver/library version mismatch',
+  3: 'not supported',
+  4: 'permission denied',
+  9: 'NVIDIA driver not loaded',
+  12: 'NVML library not found',
+  13: 'function not in this NVML',
+  15: 'GPU is lost',
+  16: 'GPU reset required',
+  18: 'driver/library version mismatch',
 };
 
 /** The symbolic name of an NVML return code, e.g. `nvmlCodeName(9)` → "DRIVER_NOT_LOADED". */
@@ -58,7 +96,9 @@ export class NvmlError extends Error {
     const what = SUMMARY[code] ?? nvmlCodeName(code).toLowerCase().replaceAll('_', ' ');
     const text = libraryText && libraryText !== '' ? `: ${libraryText}` : '';
     const advice = ADVICE[code] ?? `Check \`nvidia-smi\` on this machine; NVML returned ${nvmlCodeName(code)}.`;
-    super(`${what[0]?.toUpperCase() ?? ''}${what.slice(1)} (NVML ${code}${text}) in ${fn}${detail ? ` (${detail})` : ''}. ${advice}`);
+    super(
+      `${what[0]?.toUpperCase() ?? ''}${what.slice(1)} (NVML ${code}${text}) in ${fn}${detail ? ` (${detail})` : ''}. ${advice}`,
+    );
     this.name = 'NvmlError';
     this.code = code;
     this.nvmlName = nvmlCodeName(code);

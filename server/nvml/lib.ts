@@ -87,7 +87,10 @@ export function loadNvmlLib(explicit?: string): NvmlLib {
       continue;
     }
     const fns: Partial<Record<NvmlSymbol, NvmlFn>> = {};
-    for (const [name, [ret, args]] of Object.entries(PROTOTYPES) as [NvmlSymbol, readonly [string, readonly string[]]][]) {
+    for (const [name, [ret, args]] of Object.entries(PROTOTYPES) as [
+      NvmlSymbol,
+      readonly [string, readonly string[]],
+    ][]) {
       try {
         fns[name] = lib.func(name, ret, [...args]) as NvmlFn;
       } catch {

@@ -11,11 +11,22 @@ export const Utilization = koffi.struct({ gpu: 'uint32_t', memory: 'uint32_t' })
 /** nvmlMemory_t (v1): bytes. */
 export const Memory = koffi.struct({ total: 'uint64_t', free: 'uint64_t', used: 'uint64_t' });
 /** nvmlMemory_v2_t: adds a version (in) and the driver/firmware reserved bytes. */
-export const MemoryV2 = koffi.struct({ version: 'uint32_t', total: 'uint64_t', reserved: 'uint64_t', free: 'uint64_t', used: 'uint64_t' });
+export const MemoryV2 = koffi.struct({
+  version: 'uint32_t',
+  total: 'uint64_t',
+  reserved: 'uint64_t',
+  free: 'uint64_t',
+  used: 'uint64_t',
+});
 /** nvmlProcessInfo_v1_t, used by the unversioned process-list call. */
 export const ProcessInfoV1 = koffi.struct({ pid: 'uint32_t', usedGpuMemory: 'uint64_t' });
 /** nvmlProcessInfo_t (= v2), used by the _v2 and _v3 process-list calls. */
-export const ProcessInfo = koffi.struct({ pid: 'uint32_t', usedGpuMemory: 'uint64_t', gpuInstanceId: 'uint32_t', computeInstanceId: 'uint32_t' });
+export const ProcessInfo = koffi.struct({
+  pid: 'uint32_t',
+  usedGpuMemory: 'uint64_t',
+  gpuInstanceId: 'uint32_t',
+  computeInstanceId: 'uint32_t',
+});
 /** nvmlGpmSupport_t: {version = 1 (in); isSupportedDevice (out)}. */
 export const GpmSupport = koffi.struct({ version: 'uint32_t', isSupportedDevice: 'uint32_t' });
 /** nvmlGpmMetric_t: metricId (in), nvmlReturn and value (out), name pointers (out, may be NULL). */
@@ -87,9 +98,15 @@ export const TEMPERATURE_GPU = 0;
 
 /** Clock event (throttle) reason bits, in nvml.h order. */
 export const CLOCK_EVENT_REASONS: readonly (readonly [bigint, string])[] = [
-  [0x1n, 'GpuIdle'], [0x2n, 'ApplicationsClocksSetting'], [0x4n, 'SwPowerCap'], [0x8n, 'HwSlowdown'],
-  [0x10n, 'SyncBoost'], [0x20n, 'SwThermalSlowdown'], [0x40n, 'HwThermalSlowdown'],
-  [0x80n, 'HwPowerBrakeSlowdown'], [0x100n, 'DisplayClockSetting'],
+  [0x1n, 'GpuIdle'],
+  [0x2n, 'ApplicationsClocksSetting'],
+  [0x4n, 'SwPowerCap'],
+  [0x8n, 'HwSlowdown'],
+  [0x10n, 'SyncBoost'],
+  [0x20n, 'SwThermalSlowdown'],
+  [0x40n, 'HwThermalSlowdown'],
+  [0x80n, 'HwPowerBrakeSlowdown'],
+  [0x100n, 'DisplayClockSetting'],
 ];
 
 /** Bitmasks decoded so far (a GPU shows a handful of distinct masks, and each tick asks again). */
@@ -118,5 +135,11 @@ function decodeBits(bits: bigint): string[] {
 
 /** GPM metric ids the lab reads (nvmlGpmMetricId_t). */
 export const GPM_METRIC = {
-  SM_UTIL: 2, SM_OCCUPANCY: 3, ANY_TENSOR_UTIL: 5, DRAM_BW_UTIL: 10, FP64_UTIL: 11, FP32_UTIL: 12, FP16_UTIL: 13,
+  SM_UTIL: 2,
+  SM_OCCUPANCY: 3,
+  ANY_TENSOR_UTIL: 5,
+  DRAM_BW_UTIL: 10,
+  FP64_UTIL: 11,
+  FP32_UTIL: 12,
+  FP16_UTIL: 13,
 } as const;

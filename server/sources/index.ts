@@ -29,10 +29,15 @@ export async function resolveSource(spec: string, options: ResolveOptions = {}):
       return createNvmlSource(nvmlOptions);
     } catch (e) {
       const why = e instanceof NvmlError ? e.message : `NVML failed: ${String(e)}`;
-      return createSimSource({ spec: FALLBACK_SCENARIO, reason: `${why} Simulated "${FALLBACK_SCENARIO}" data shown instead.`, ...(options.seed ? { seed: options.seed } : {}) });
+      return createSimSource({
+        spec: FALLBACK_SCENARIO,
+        reason: `${why} Simulated "${FALLBACK_SCENARIO}" data shown instead.`,
+        ...(options.seed ? { seed: options.seed } : {}),
+      });
     }
   }
-  if (spec.startsWith('sim:')) return createSimSource({ spec: spec.slice(4), ...(options.seed ? { seed: options.seed } : {}) });
+  if (spec.startsWith('sim:'))
+    return createSimSource({ spec: spec.slice(4), ...(options.seed ? { seed: options.seed } : {}) });
   if (spec.startsWith('replay:')) return (await import('./replay.ts')).createReplaySource(spec.slice(7));
   throw new Error(`Unknown source "${spec}": use auto, nvml, sim:<scenario> or replay:<file>.`);
 }

@@ -21,7 +21,10 @@ export function parseRecording(text: string, name = 'recording'): { messages: St
       skipped++;
     }
   }
-  if (messages.length === 0) throw new Error(`${name} has no valid samples (${skipped} bad lines): record one with \`npm run lab -- --record FILE\`.`);
+  if (messages.length === 0)
+    throw new Error(
+      `${name} has no valid samples (${skipped} bad lines): record one with \`npm run lab -- --record FILE\`.`,
+    );
   messages.sort((a, b) => a.sampledAtMs - b.sampledAtMs);
   return { messages, skipped };
 }
@@ -41,8 +44,13 @@ export function createReplaySource(file: string, options: { startMs?: number } =
     reason: `replay of ${basename(file)}: ${messages.length} samples${skipped ? `, ${skipped} bad lines skipped` : ''}, recorded from ${first.source}`,
     devices: () =>
       first.gpus.map((g) => ({
-        index: g.index, name: g.name, uuid: g.uuid, memTotalBytes: g.memTotalBytes, smClockMaxMhz: g.smClockMaxMhz,
-        memClockMaxMhz: g.memClockMaxMhz, gpmSupported: g.smActivePct !== null,
+        index: g.index,
+        name: g.name,
+        uuid: g.uuid,
+        memTotalBytes: g.memTotalBytes,
+        smClockMaxMhz: g.smClockMaxMhz,
+        memClockMaxMhz: g.memClockMaxMhz,
+        gpmSupported: g.smActivePct !== null,
       })),
     read(nowMs: number): SourceReading {
       startMs ??= nowMs;
@@ -56,7 +64,11 @@ export function createReplaySource(file: string, options: { startMs?: number } =
         else hi = mid - 1;
       }
       const m = messages[lo] as StreamMessage;
-      return { gpus: m.gpus, host: m.host, throughput: m.throughput ? { ...m.throughput, reportedAtMs: nowMs, simulated: true } : null };
+      return {
+        gpus: m.gpus,
+        host: m.host,
+        throughput: m.throughput ? { ...m.throughput, reportedAtMs: nowMs, simulated: true } : null,
+      };
     },
     close() {},
   };

@@ -53,7 +53,8 @@ function heard(e: AppEvent): void {
     } catch (err) {
       if (record !== undefined) unsaved.push(record);
       else backlog.push(e);
-      if (err instanceof Error && err.name !== 'WriteRefused' && err.name !== 'StorageUnavailableError') console.warn(err);
+      if (err instanceof Error && err.name !== 'WriteRefused' && err.name !== 'StorageUnavailableError')
+        console.warn(err);
       fullWanted = true;
       void progressStore().catch(() => undefined);
     }
@@ -153,7 +154,7 @@ export function watchSaved(cardId: string, fn: (saved: boolean) => void): void {
  * loads it (returns a flag that turns on then, so the caller stops using its cheaper source).
  */
 function withStore(use: (p: ProgressModule) => void): { on: boolean } | null {
-  if (loading) return void progressStore().then(use, () => undefined), null;
+  if (loading) return (void progressStore().then(use, () => undefined), null);
   const flag = { on: false };
   whenStoreLoaded((p) => ((flag.on = true), use(p)));
   return flag;
@@ -217,7 +218,10 @@ function badgeAndSaveButton(): void {
     const cardId = button.dataset['saveCard']!;
     const show = (saved: boolean, said = false) => {
       button.setAttribute('aria-pressed', String(saved));
-      if (status && said) status.innerHTML = saved ? 'Saved. Find it under <a href="/saved/">Saved cards</a>.' : 'Removed from your saved cards.';
+      if (status && said)
+        status.innerHTML = saved
+          ? 'Saved. Find it under <a href="/saved/">Saved cards</a>.'
+          : 'Removed from your saved cards.';
     };
     button.addEventListener('click', () => {
       const saved = button.getAttribute('aria-pressed') !== 'true';

@@ -17,7 +17,10 @@ const levelRank = (l: string) => (LEVELS as readonly string[]).indexOf(l);
 export async function getCards(): Promise<CardEntry[]> {
   const cards = await getCollection('cards');
   return cards.sort(
-    (a, b) => topicRank(a.data.topic) - topicRank(b.data.topic) || levelRank(a.data.level) - levelRank(b.data.level) || a.data.title.localeCompare(b.data.title),
+    (a, b) =>
+      topicRank(a.data.topic) - topicRank(b.data.topic) ||
+      levelRank(a.data.level) - levelRank(b.data.level) ||
+      a.data.title.localeCompare(b.data.title),
   );
 }
 
@@ -47,7 +50,12 @@ export function toQuizQuestion(card: CardEntry, q: Question): QuizQuestion {
   return {
     ...base,
     kind: q.kind,
-    options: q.options.map((o, i) => ({ key: optionKey(i), html: mdInline(o.text), whyHtml: md(o.why), correct: o.correct })),
+    options: q.options.map((o, i) => ({
+      key: optionKey(i),
+      html: mdInline(o.text),
+      whyHtml: md(o.why),
+      correct: o.correct,
+    })),
   };
 }
 
@@ -62,15 +70,25 @@ export async function getBank(): Promise<QuizQuestion[]> {
 }
 
 /** Curated practice quizzes in list order, with their questions resolved; throws naming the file for an unknown id. */
-export async function getCuratedQuizzes(): Promise<{ id: string; title: string; description: string; questions: QuizQuestion[] }[]> {
+export async function getCuratedQuizzes(): Promise<
+  { id: string; title: string; description: string; questions: QuizQuestion[] }[]
+> {
   const bank = new Map((await getBank()).map((q) => [q.id, q]));
   const quizzes = await getCollection('quizzes');
   return quizzes
     .sort((a, b) => a.data.order - b.data.order || a.data.title.localeCompare(b.data.title))
     .map((quiz) => {
       const unknown = quiz.data.questions.filter((id) => !bank.has(id));
-      if (unknown.length) throw new Error(`content/quizzes/${quiz.id}.yaml: questions ${unknown.map((u) => `"${u}"`).join(', ')} are not defined in any card. Use ids from content/cards or remove them.`);
-      return { id: quiz.id, title: quiz.data.title, description: quiz.data.description, questions: quiz.data.questions.map((id) => bank.get(id)!) };
+      if (unknown.length)
+        throw new Error(
+          `content/quizzes/${quiz.id}.yaml: questions ${unknown.map((u) => `"${u}"`).join(', ')} are not defined in any card. Use ids from content/cards or remove them.`,
+        );
+      return {
+        id: quiz.id,
+        title: quiz.data.title,
+        description: quiz.data.description,
+        questions: quiz.data.questions.map((id) => bank.get(id)!),
+      };
     });
 }
 
@@ -81,7 +99,10 @@ export async function getGlossary(): Promise<{ id: string; term: string; definit
   return terms
     .map((t) => {
       const card = cards.get(t.data.card);
-      if (!card) throw new Error(`content/glossary.yaml: term "${t.data.term}" links to card "${t.data.card}", which does not exist. Use a card id from content/cards.`);
+      if (!card)
+        throw new Error(
+          `content/glossary.yaml: term "${t.data.term}" links to card "${t.data.card}", which does not exist. Use a card id from content/cards.`,
+        );
       return { id: t.id, term: t.data.term, definition: t.data.definition, card };
     })
     .sort((a, b) => a.term.localeCompare(b.term, 'en', { sensitivity: 'base' }));

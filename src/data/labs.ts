@@ -17,7 +17,13 @@ export type LabEntry = CollectionEntry<'labs'>;
 export async function getLabs(): Promise<LabEntry[]> {
   const [labs, cards] = await Promise.all([getCollection('labs'), getCards()]);
   const problems = checkLabs(
-    labs.map((l) => ({ id: l.id, file: l.filePath ?? `content/labs/${l.id}.md`, order: l.data.order, prerequisites: l.data.prerequisites, questionIds: l.data.debrief.map((q) => q.id) })),
+    labs.map((l) => ({
+      id: l.id,
+      file: l.filePath ?? `content/labs/${l.id}.md`,
+      order: l.data.order,
+      prerequisites: l.data.prerequisites,
+      questionIds: l.data.debrief.map((q) => q.id),
+    })),
     new Set(cards.map((c) => c.id)),
     new Set(cards.flatMap((c) => c.data.questions.map((q) => q.id))),
   );
@@ -29,7 +35,8 @@ export async function getLabs(): Promise<LabEntry[]> {
 export async function labQuestions(lab: LabEntry): Promise<QuizQuestion[]> {
   const cards = await getCards();
   const card = cards.find((c) => c.id === lab.data.prerequisites[0]);
-  if (!card) throw new Error(`content/labs/${lab.id}.md: prerequisite "${lab.data.prerequisites[0]}" is not a card id.`);
+  if (!card)
+    throw new Error(`content/labs/${lab.id}.md: prerequisite "${lab.data.prerequisites[0]}" is not a card id.`);
   return lab.data.debrief.map((q) => toQuizQuestion(card, q));
 }
 

@@ -44,25 +44,42 @@ export function loadDeck(root: string): { cards: DeckCard[]; problems: string[] 
     const { data, body } = split;
     const parsed = CardSchema.safeParse(data);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push(`${file}: ${issue.path.join('.') || '(frontmatter)'}: ${issue.message}`);
+      for (const issue of parsed.error.issues)
+        problems.push(`${file}: ${issue.path.join('.') || '(frontmatter)'}: ${issue.message}`);
       continue;
     }
     cards.push({ id: basename(path, '.md'), file, body, data: parsed.data });
   }
   problems.push(
-    ...checkDeck(cards.map((c) => ({ id: c.id, file: c.file, body: c.body, related: c.data.related, questionIds: c.data.questions.map((q) => q.id), topic: c.data.topic }))),
+    ...checkDeck(
+      cards.map((c) => ({
+        id: c.id,
+        file: c.file,
+        body: c.body,
+        related: c.data.related,
+        questionIds: c.data.questions.map((q) => q.id),
+        topic: c.data.topic,
+      })),
+    ),
   );
   return { cards, problems };
 }
 
 /** Validates content/quizzes/*.yaml and content/glossary.yaml against their schemas and the deck. */
-export function loadExtras(root: string, cards: readonly DeckCard[]): { quizzes: { id: string; questions: string[] }[]; terms: number; problems: string[] } {
+export function loadExtras(
+  root: string,
+  cards: readonly DeckCard[],
+): { quizzes: { id: string; questions: string[] }[]; terms: number; problems: string[] } {
   const problems: string[] = [];
   const questionIds = new Set(cards.flatMap((c) => c.data.questions.map((q) => q.id)));
   const cardIds = new Set(cards.map((c) => c.id));
   const quizzes: { id: string; questions: string[] }[] = [];
   const qdir = join(root, 'content', 'quizzes');
-  for (const name of existsSync(qdir) ? readdirSync(qdir).filter((n) => n.endsWith('.yaml')).sort() : []) {
+  for (const name of existsSync(qdir)
+    ? readdirSync(qdir)
+        .filter((n) => n.endsWith('.yaml'))
+        .sort()
+    : []) {
     const file = `content/quizzes/${name}`;
     const parsed = CuratedQuizSchema.safeParse(yaml.load(readFileSync(join(qdir, name), 'utf8')));
     if (!parsed.success) {
@@ -84,8 +101,13 @@ export function loadExtras(root: string, cards: readonly DeckCard[]): { quizzes:
     if (typeof id !== 'string' || !id) problems.push(`content/glossary.yaml: [${i}] needs an \`id\`.`);
     else if (seen.has(id)) problems.push(`content/glossary.yaml: [${i}] id "${id}" is used twice.`);
     else seen.add(id);
-    if (!parsed.success) for (const is of parsed.error.issues) problems.push(`content/glossary.yaml: [${i}].${is.path.join('.')}: ${is.message}`);
-    else if (!cardIds.has(parsed.data.card)) problems.push(`content/glossary.yaml: "${parsed.data.term}" links to card "${parsed.data.card}", which does not exist.`);
+    if (!parsed.success)
+      for (const is of parsed.error.issues)
+        problems.push(`content/glossary.yaml: [${i}].${is.path.join('.')}: ${is.message}`);
+    else if (!cardIds.has(parsed.data.card))
+      problems.push(
+        `content/glossary.yaml: "${parsed.data.term}" links to card "${parsed.data.card}", which does not exist.`,
+      );
   });
   return { quizzes, terms: list.length, problems };
 }

@@ -11,7 +11,12 @@ import * as pagefind from 'pagefind';
 import type { QuizQuestion } from '../lib/quiz.ts';
 
 /** Plain text of a small HTML fragment. */
-const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&[a-z#0-9]+;/gi, ' ').replace(/\s+/g, ' ').trim();
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&[a-z#0-9]+;/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 export default function search(): AstroIntegration {
   return {

@@ -9,7 +9,9 @@ interface Props {
   headingRef?: RefObject<HTMLHeadingElement | null>;
 }
 
-const Html = ({ html, className }: { html: string; className?: string }) => <div className={className} dangerouslySetInnerHTML={{ __html: html }} />;
+const Html = ({ html, className }: { html: string; className?: string }) => (
+  <div className={className} dangerouslySetInnerHTML={{ __html: html }} />
+);
 
 export function Feedback({ question, answer, headingRef }: Props) {
   const ok = answer.correct;
@@ -26,8 +28,9 @@ export function Feedback({ question, answer, headingRef }: Props) {
       <div className={`feedback ${ok ? 'ok' : 'bad'}`}>
         {heading}
         <p>
-          <span className="label">Your answer:</span> {formatNumber(value)} {question.unit} · <span className="label">Answer:</span>{' '}
-          {formatNumber(question.answer)} {question.unit} (± {formatNumber(question.tolerance)})
+          <span className="label">Your answer:</span> {formatNumber(value)} {question.unit} ·{' '}
+          <span className="label">Answer:</span> {formatNumber(question.answer)} {question.unit} (±{' '}
+          {formatNumber(question.tolerance)})
         </p>
         {mistake && <Html className="why" html={mistake.whyHtml} />}
         <Html className="why" html={question.explanationHtml} />

@@ -19,15 +19,18 @@ export interface LabChartProps {
 }
 
 const css = (name: string, fallback: string): string =>
-  (typeof document === 'undefined' ? '' : getComputedStyle(document.documentElement).getPropertyValue(name).trim()) || fallback;
+  (typeof document === 'undefined' ? '' : getComputedStyle(document.documentElement).getPropertyValue(name).trim()) ||
+  fallback;
 
 /** Series colours from the theme (CSS variables in src/styles/lab.css), so dark mode follows. */
-const seriesColor = (i: number): string => css(`--series-${i + 1}`, ['#0b6b4f', '#b4531f', '#3b5bdb', '#8e44ad'][i] ?? '#888');
+const seriesColor = (i: number): string =>
+  css(`--series-${i + 1}`, ['#0b6b4f', '#b4531f', '#3b5bdb', '#8e44ad'][i] ?? '#888');
 
 /** "mean 14% (0–22%)" for the last 10 s. */
 function summary(points: readonly MetricPoint[], id: MetricId): string {
   const vals = windowValues(points, id, 10);
-  if (vals.length === 0) return `${METRICS[id].label}: no readings${points.length ? ` (${points[points.length - 1]?.why[id] ?? 'not reported'})` : ''}`;
+  if (vals.length === 0)
+    return `${METRICS[id].label}: no readings${points.length ? ` (${points[points.length - 1]?.why[id] ?? 'not reported'})` : ''}`;
   return `${METRICS[id].label}: mean ${formatMetric(id, aggregate(vals, 'mean'))} (${formatMetric(id, aggregate(vals, 'min'))} to ${formatMetric(id, aggregate(vals, 'max'))})`;
 }
 
@@ -51,9 +54,18 @@ export default function LabChart({ title, metrics, thresholds, points, spanS = 1
       height: 180,
       legend: { show: true, live: false },
       cursor: { show: false },
-      scales: { x: { time: false }, y: pctScale ? { range: [0, 100] } : { range: (_u, _min, max) => [0, Math.max(1, max * 1.15)] } },
-      axes: [{ ...axis, values: (_u, ticks) => ticks.map((t) => `${Math.round(t)} s`) }, { ...axis, size: 56 }],
-      series: [{}, ...metrics.map((m, i) => ({ label: METRICS[m].label, stroke: seriesColor(i), width: 2, spanGaps: false }))],
+      scales: {
+        x: { time: false },
+        y: pctScale ? { range: [0, 100] } : { range: (_u, _min, max) => [0, Math.max(1, max * 1.15)] },
+      },
+      axes: [
+        { ...axis, values: (_u, ticks) => ticks.map((t) => `${Math.round(t)} s`) },
+        { ...axis, size: 56 },
+      ],
+      series: [
+        {},
+        ...metrics.map((m, i) => ({ label: METRICS[m].label, stroke: seriesColor(i), width: 2, spanGaps: false })),
+      ],
       hooks: {
         draw: [
           (u: uPlot) => {

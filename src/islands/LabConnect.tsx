@@ -26,10 +26,14 @@ export interface LabConnectProps {
 /** "REAL GPU · NVIDIA A100 … via 127.0.0.1:8790" and friends. */
 export function sourceBanner(s: SourceInfo, gpuIndex: number): { tag: 'REAL' | 'SIMULATED'; text: string } {
   const gpu = s.devices[gpuIndex]?.name ?? 'no GPU';
-  if (s.kind === 'page-sim') return { tag: 'SIMULATED', text: `in this page, no server · ${gpu} (simulated) · ${s.source}` };
+  if (s.kind === 'page-sim')
+    return { tag: 'SIMULATED', text: `in this page, no server · ${gpu} (simulated) · ${s.source}` };
   const host = (s.origin ?? '').replace(/^https?:\/\//, '');
   return s.simulated
-    ? { tag: 'SIMULATED', text: `by the lab server at ${host} · ${s.source} · ${gpu}${s.reason ? ` · ${s.reason}` : ''}` }
+    ? {
+        tag: 'SIMULATED',
+        text: `by the lab server at ${host} · ${s.source} · ${gpu}${s.reason ? ` · ${s.reason}` : ''}`,
+      }
     : { tag: 'REAL', text: `${gpu} · via the lab server at ${host} (${s.source})` };
 }
 
@@ -80,12 +84,21 @@ export default function LabConnect(p: LabConnectProps) {
         </>
       ) : (
         <>
-          <p>No server needed: the simulator runs in this page, even offline. Or connect the lab server to use your own GPU.</p>
+          <p>
+            No server needed: the simulator runs in this page, even offline. Or connect the lab server to use your own
+            GPU.
+          </p>
           <div className="actions">
             <button type="button" className="button" onClick={p.onStartSim}>
               Start the simulation
             </button>
-            <button type="button" className="button secondary" aria-expanded={open} aria-controls={`${id}-server`} onClick={() => setOpen(!open)}>
+            <button
+              type="button"
+              className="button secondary"
+              aria-expanded={open}
+              aria-controls={`${id}-server`}
+              onClick={() => setOpen(!open)}
+            >
               Use a lab server
             </button>
           </div>
@@ -100,10 +113,21 @@ export default function LabConnect(p: LabConnectProps) {
           >
             <label htmlFor={`${id}-url`}>Lab server URL, with its token</label>
             <p className="muted" id={`${id}-help`}>
-              Run <code>npm run lab</code> on the GPU machine and paste the URL it prints (<code>http://127.0.0.1:8790/?token=…</code>). It is remembered on this device.
+              Run <code>npm run lab</code> on the GPU machine and paste the URL it prints (
+              <code>http://127.0.0.1:8790/?token=…</code>). It is remembered on this device.
             </p>
             <div className="lab-url-row">
-              <input id={`${id}-url`} type="url" inputMode="url" autoComplete="off" spellCheck={false} aria-describedby={`${id}-help`} value={p.serverUrl} onChange={(e) => p.onServerUrl(e.target.value)} placeholder="http://127.0.0.1:8790/?token=…" />
+              <input
+                id={`${id}-url`}
+                type="url"
+                inputMode="url"
+                autoComplete="off"
+                spellCheck={false}
+                aria-describedby={`${id}-help`}
+                value={p.serverUrl}
+                onChange={(e) => p.onServerUrl(e.target.value)}
+                placeholder="http://127.0.0.1:8790/?token=…"
+              />
               <button type="submit" className="button">
                 Connect
               </button>

@@ -15,7 +15,14 @@ import { diagnose, type Diagnosis } from '../lib/diagnose.ts';
 import type { CheckResult } from '../lib/checks.ts';
 import { emit } from '../lib/events.ts';
 import type { QuizQuestion } from '../lib/quiz.ts';
-import { connectServer, parseServerUrl, startPageSim, type RunningSource, type SimPlay, type SourceInfo } from './LabSource.ts';
+import {
+  connectServer,
+  parseServerUrl,
+  startPageSim,
+  type RunningSource,
+  type SimPlay,
+  type SourceInfo,
+} from './LabSource.ts';
 import LabConnect from './LabConnect.tsx';
 import LabSteps from './LabSteps.tsx';
 import LabChart from './LabChart.tsx';
@@ -89,7 +96,8 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
   useEffect(() => {
     setUnlocked(store.get(doneKey(lab.id)) !== null);
     const params = new URLSearchParams(location.search);
-    const fromUrl = params.get('server') ?? (params.get('token') ? `${location.origin}/?token=${params.get('token')}` : null);
+    const fromUrl =
+      params.get('server') ?? (params.get('token') ? `${location.origin}/?token=${params.get('token')}` : null);
     setServerUrl(fromUrl ?? store.get(SERVER_KEY) ?? '');
     setServerFirst(fromUrl !== null);
     return () => running.current?.stop();
@@ -112,7 +120,12 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
       if (r.done && !doneRef.current) {
         doneRef.current = true;
         fixRef.current = true;
-        emit('saturate:lab-done', { labId: lab.id, passed: true, durationMs: Date.now() - startedAt.current, at: Date.now() });
+        emit('saturate:lab-done', {
+          labId: lab.id,
+          passed: true,
+          durationMs: Date.now() - startedAt.current,
+          at: Date.now(),
+        });
         store.set(doneKey(lab.id), String(Date.now()));
         setDone(true);
         setUnlocked(true);
@@ -153,7 +166,11 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
     const i = Math.min(runRef.current.index, lab.steps.length - 1);
     const step = lab.steps[i]!;
     const fixed = fixRef.current && step.fix;
-    return { scenario: fixed ? step.fix!.scenario : step.sim.scenario, knobs: fixed ? { ...step.sim.knobs, ...step.fix!.knobs } : step.sim.knobs, speed: speedRef.current };
+    return {
+      scenario: fixed ? step.fix!.scenario : step.sim.scenario,
+      knobs: fixed ? { ...step.sim.knobs, ...step.fix!.knobs } : step.sim.knobs,
+      speed: speedRef.current,
+    };
   }, [lab]);
 
   const startSim = () => {
@@ -235,9 +252,20 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
       />
       <section aria-labelledby="lab-steps-h">
         <h2 id="lab-steps-h">Steps</h2>
-        <LabSteps steps={lab.steps} index={run.index} result={result} source={source} fixApplied={fixApplied} onFix={() => ((fixRef.current = true), setFixApplied(true))} />
+        <LabSteps
+          steps={lab.steps}
+          index={run.index}
+          result={result}
+          source={source}
+          fixApplied={fixApplied}
+          onFix={() => ((fixRef.current = true), setFixApplied(true))}
+        />
       </section>
-      {done && <p className="lab-done" data-testid="lab-complete">Lab complete: every check passed. Your progress recorded it.</p>}
+      {done && (
+        <p className="lab-done" data-testid="lab-complete">
+          Lab complete: every check passed. Your progress recorded it.
+        </p>
+      )}
       <section aria-labelledby="lab-charts-h">
         <h2 id="lab-charts-h">Live metrics</h2>
         {lab.charts.map((c) => (
@@ -245,7 +273,8 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
         ))}
         {costBox && (
           <p className="lab-cost">
-            Over the last 30 s this GPU was idle but allocated {Math.round(costBox.share * 100)}% of the time. At an assumed ${lab.cost!.usdPerGpuHour.toFixed(2)} per GPU-hour, a month (730 h) like that costs about{' '}
+            Over the last 30 s this GPU was idle but allocated {Math.round(costBox.share * 100)}% of the time. At an
+            assumed ${lab.cost!.usdPerGpuHour.toFixed(2)} per GPU-hour, a month (730 h) like that costs about{' '}
             <strong>${Math.round(costBox.monthlyUsd).toLocaleString('en-US')}</strong> for idle time.
           </p>
         )}
@@ -259,9 +288,18 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
       <section aria-labelledby="lab-debrief-h" id="debrief">
         <h2 id="lab-debrief-h">Debrief</h2>
         {unlocked ? (
-          <Quiz title="Debrief" quizId={`lab:${lab.id}`} context="lab" questions={debrief} seed={lab.id} links={[{ href: '/labs/', label: 'All labs' }]} />
+          <Quiz
+            title="Debrief"
+            quizId={`lab:${lab.id}`}
+            context="lab"
+            questions={debrief}
+            seed={lab.id}
+            links={[{ href: '/labs/', label: 'All labs' }]}
+          />
         ) : (
-          <p className="muted">Pass every step to unlock {debrief.length} questions. Your answers join your review queue.</p>
+          <p className="muted">
+            Pass every step to unlock {debrief.length} questions. Your answers join your review queue.
+          </p>
         )}
       </section>
     </div>

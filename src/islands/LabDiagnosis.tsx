@@ -14,7 +14,10 @@ export default function LabDiagnosis({ d }: { d: Diagnosis | null }) {
       ) : (
         <>
           <p className="lab-diag-title">
-            <strong>{d.title}</strong> <span className="muted">({d.confidence} confidence{d.gpus.length > 1 ? `, GPUs ${d.gpus.join(', ')}` : ''})</span>
+            <strong>{d.title}</strong>{' '}
+            <span className="muted">
+              ({d.confidence} confidence{d.gpus.length > 1 ? `, GPUs ${d.gpus.join(', ')}` : ''})
+            </span>
           </p>
           {d.evidence.length > 0 && (
             <ul className="lab-evidence" aria-label="Evidence">

@@ -32,25 +32,51 @@ export default function LabRoofline() {
         <line x1={PAD.l} y1={H - PAD.b} x2={W - PAD.r} y2={H - PAD.b} stroke="currentColor" strokeOpacity="0.4" />
         <line x1={PAD.l} y1={PAD.t} x2={PAD.l} y2={H - PAD.b} stroke="currentColor" strokeOpacity="0.4" />
         <path d={path} fill="none" stroke="var(--accent)" strokeWidth="2.5" />
-        <line x1={sx(ridge)} y1={sy(PEAK_TFLOPS)} x2={sx(ridge)} y2={H - PAD.b} stroke="currentColor" strokeDasharray="4 3" strokeOpacity="0.5" />
-        <text x={sx(ridge) + 4} y={H - PAD.b - 6} fontSize="10" fill="currentColor">ridge ≈ {Math.round(ridge)}</text>
+        <line
+          x1={sx(ridge)}
+          y1={sy(PEAK_TFLOPS)}
+          x2={sx(ridge)}
+          y2={H - PAD.b}
+          stroke="currentColor"
+          strokeDasharray="4 3"
+          strokeOpacity="0.5"
+        />
+        <text x={sx(ridge) + 4} y={H - PAD.b - 6} fontSize="10" fill="currentColor">
+          ridge ≈ {Math.round(ridge)}
+        </text>
         {OPS.map((o, i) => (
           <g key={o.label}>
             <circle cx={sx(o.ai)} cy={sy(roof(o.ai))} r="5" fill={i ? 'var(--accent)' : 'var(--bad)'} />
-            <text x={sx(o.ai) + (i ? -6 : 8)} y={sy(roof(o.ai)) + (i ? 16 : -8)} fontSize="10" fill="currentColor" textAnchor={i ? 'end' : 'start'}>
+            <text
+              x={sx(o.ai) + (i ? -6 : 8)}
+              y={sy(roof(o.ai)) + (i ? 16 : -8)}
+              fontSize="10"
+              fill="currentColor"
+              textAnchor={i ? 'end' : 'start'}
+            >
               {o.label}
             </text>
           </g>
         ))}
-        <text x={(W + PAD.l) / 2} y={H - 6} fontSize="10" fill="currentColor" textAnchor="middle">arithmetic intensity (FLOP/byte, log)</text>
-        <text x={12} y={(H - PAD.b) / 2} fontSize="10" fill="currentColor" textAnchor="middle" transform={`rotate(-90 12 ${(H - PAD.b) / 2})`}>
+        <text x={(W + PAD.l) / 2} y={H - 6} fontSize="10" fill="currentColor" textAnchor="middle">
+          arithmetic intensity (FLOP/byte, log)
+        </text>
+        <text
+          x={12}
+          y={(H - PAD.b) / 2}
+          fontSize="10"
+          fill="currentColor"
+          textAnchor="middle"
+          transform={`rotate(-90 12 ${(H - PAD.b) / 2})`}
+        >
           TFLOP/s (log)
         </text>
       </svg>
       <figcaption id="roofline-cap">
-        Roofline of an H100 SXM: performance is capped by 3.35 TB/s × intensity below the ridge (about {Math.round(ridge)} FLOP/byte) and by 989 TFLOP/s
-        (dense BF16) above it. An elementwise add sits at about 1/6 FLOP/byte, reaching at most about {roof(1 / 6).toFixed(2)} TFLOP/s; a large matmul sits far right of
-        the ridge, under the compute roof.
+        Roofline of an H100 SXM: performance is capped by 3.35 TB/s × intensity below the ridge (about{' '}
+        {Math.round(ridge)} FLOP/byte) and by 989 TFLOP/s (dense BF16) above it. An elementwise add sits at about 1/6
+        FLOP/byte, reaching at most about {roof(1 / 6).toFixed(2)} TFLOP/s; a large matmul sits far right of the ridge,
+        under the compute roof.
       </figcaption>
     </figure>
   );

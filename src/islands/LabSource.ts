@@ -53,7 +53,14 @@ export function startPageSim(seed: string, play: () => SimPlay, onMessage: (m: S
   const first = play();
   timer = setTimeout(tick, 0);
   return {
-    info: { kind: 'page-sim', simulated: true, source: `sim:${first.scenario}`, reason: 'simulated in this page (no lab server)', devices: scenarioDevices(first.scenario, seed), origin: null },
+    info: {
+      kind: 'page-sim',
+      simulated: true,
+      source: `sim:${first.scenario}`,
+      reason: 'simulated in this page (no lab server)',
+      devices: scenarioDevices(first.scenario, seed),
+      origin: null,
+    },
     stop: () => clearTimeout(timer),
   };
 }
@@ -73,7 +80,9 @@ export function parseServerUrl(text: string): ServerAddress {
   try {
     url = new URL(text.trim());
   } catch {
-    throw new Error('That is not a URL. Paste the whole line the lab server printed, e.g. http://127.0.0.1:8790/?token=…');
+    throw new Error(
+      'That is not a URL. Paste the whole line the lab server printed, e.g. http://127.0.0.1:8790/?token=…',
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('The lab server URL starts with http://.');
   const token = url.searchParams.get('token') ?? '';
@@ -84,7 +93,13 @@ export function parseServerUrl(text: string): ServerAddress {
 /** Minimal shape check of a stream message (the full zod schema stays on the server side to keep this page light). */
 function looksLikeMessage(m: unknown): m is StreamMessage {
   const o = m as Partial<StreamMessage> | null;
-  return !!o && typeof o.sampledAtMs === 'number' && Array.isArray(o.gpus) && typeof o.simulated === 'boolean' && typeof o.source === 'string';
+  return (
+    !!o &&
+    typeof o.sampledAtMs === 'number' &&
+    Array.isArray(o.gpus) &&
+    typeof o.simulated === 'boolean' &&
+    typeof o.source === 'string'
+  );
 }
 
 async function getJson(url: string, what: string): Promise<unknown> {
@@ -92,16 +107,29 @@ async function getJson(url: string, what: string): Promise<unknown> {
   try {
     res = await fetch(url, { cache: 'no-store' });
   } catch {
-    throw new Error(`Could not reach the lab server for ${what}. Is \`npm run lab\` running? If this page is not served by it, start the server with --allow-origin ${location.origin}.`);
+    throw new Error(
+      `Could not reach the lab server for ${what}. Is \`npm run lab\` running? If this page is not served by it, start the server with --allow-origin ${location.origin}.`,
+    );
   }
-  if (res.status === 401 || res.status === 403) throw new Error(`The lab server refused ${what} (${res.status}): the token is wrong or this page's origin is not allowed (--allow-origin ${location.origin}).`);
+  if (res.status === 401 || res.status === 403)
+    throw new Error(
+      `The lab server refused ${what} (${res.status}): the token is wrong or this page's origin is not allowed (--allow-origin ${location.origin}).`,
+    );
   if (!res.ok) throw new Error(`The lab server answered ${res.status} for ${what}.`);
   return res.json();
 }
 
 /** Connects to a lab server: health, devices, then the SSE stream. `onStatus` reports reconnects. */
-export async function connectServer(addr: ServerAddress, onMessage: (m: StreamMessage) => void, onStatus: (text: string) => void): Promise<RunningSource> {
-  const health = (await getJson(`${addr.origin}/api/health`, 'its health check')) as { source: string; simulated: boolean; reason: string | null };
+export async function connectServer(
+  addr: ServerAddress,
+  onMessage: (m: StreamMessage) => void,
+  onStatus: (text: string) => void,
+): Promise<RunningSource> {
+  const health = (await getJson(`${addr.origin}/api/health`, 'its health check')) as {
+    source: string;
+    simulated: boolean;
+    reason: string | null;
+  };
   const q = `token=${encodeURIComponent(addr.token)}`;
   const devices = (await getJson(`${addr.origin}/api/devices?${q}`, 'the device list')) as { devices: DeviceInfo[] };
   const es = new EventSource(`${addr.origin}/api/stream?${q}`);
@@ -117,7 +145,14 @@ export async function connectServer(addr: ServerAddress, onMessage: (m: StreamMe
   // EventSource reconnects by itself (resuming with Last-Event-ID); just say so.
   es.addEventListener('error', () => onStatus(es.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting…'));
   return {
-    info: { kind: 'server', simulated: health.simulated, source: health.source, reason: health.reason, devices: devices.devices, origin: addr.origin },
+    info: {
+      kind: 'server',
+      simulated: health.simulated,
+      source: health.source,
+      reason: health.reason,
+      devices: devices.devices,
+      origin: addr.origin,
+    },
     stop: () => es.close(),
   };
 }

@@ -20,7 +20,12 @@ export interface LabStepsProps {
   onFix: () => void;
 }
 
-const STATE_TEXT: Record<CheckState, string> = { pass: 'Passing', fail: 'Not yet: failing', waiting: 'Collecting samples', unknown: "Can't tell" };
+const STATE_TEXT: Record<CheckState, string> = {
+  pass: 'Passing',
+  fail: 'Not yet: failing',
+  waiting: 'Collecting samples',
+  unknown: "Can't tell",
+};
 
 function ResultTree({ r }: { r: CheckResult }) {
   if (r.children.length === 0) return <span>{r.text}</span>;
@@ -28,14 +33,20 @@ function ResultTree({ r }: { r: CheckResult }) {
     <ul className="lab-check-parts">
       {r.children.map((c, i) => (
         <li key={i} data-state={c.state}>
-          <span className="lab-badge" data-state={c.state}>{STATE_TEXT[c.state]}</span> <ResultTree r={c} />
+          <span className="lab-badge" data-state={c.state}>
+            {STATE_TEXT[c.state]}
+          </span>{' '}
+          <ResultTree r={c} />
         </li>
       ))}
     </ul>
   );
 }
 
-const knobText = (knobs: Record<string, number>): string => Object.entries(knobs).map(([k, v]) => `${k}=${v}`).join('&');
+const knobText = (knobs: Record<string, number>): string =>
+  Object.entries(knobs)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
 
 /** The ordered step list with each live check's state and the fix control. */
 export default function LabSteps({ steps, index, result, source, fixApplied, onFix }: LabStepsProps) {
@@ -44,9 +55,22 @@ export default function LabSteps({ steps, index, result, source, fixApplied, onF
       {steps.map((s, i) => {
         const live = i === index && source !== null;
         const state = i < index ? 'done' : live ? (result?.state ?? 'waiting') : 'pending';
-        const label = i < index ? 'Passed' : live ? STATE_TEXT[result?.state ?? 'waiting'] : i === index ? 'Next: start a source above' : 'Not started';
+        const label =
+          i < index
+            ? 'Passed'
+            : live
+              ? STATE_TEXT[result?.state ?? 'waiting']
+              : i === index
+                ? 'Next: start a source above'
+                : 'Not started';
         return (
-          <li key={s.id} className="lab-step" data-step={s.id} data-state={state} aria-current={i === index ? 'step' : undefined}>
+          <li
+            key={s.id}
+            className="lab-step"
+            data-step={s.id}
+            data-state={state}
+            aria-current={i === index ? 'step' : undefined}
+          >
             <h3>
               <span className="lab-step-n">{i + 1}.</span> {s.title}{' '}
               <span className="lab-badge" data-state={state} data-testid={`step-state-${s.id}`}>
@@ -64,7 +88,13 @@ export default function LabSteps({ steps, index, result, source, fixApplied, onF
             )}
             {live && source?.kind === 'page-sim' && s.fix && (
               <div className="actions">
-                <button type="button" className="button" onClick={onFix} disabled={fixApplied} aria-pressed={fixApplied}>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={onFix}
+                  disabled={fixApplied}
+                  aria-pressed={fixApplied}
+                >
                   {fixApplied ? `Applied: ${s.fix.label}` : s.fix.label}
                 </button>
               </div>
@@ -72,7 +102,10 @@ export default function LabSteps({ steps, index, result, source, fixApplied, onF
             {live && source?.kind === 'server' && source.simulated && s.fix && (
               <p className="muted">
                 This server plays one fixed scenario. To apply the fix, restart it with{' '}
-                <code>npm run lab -- --source "sim:{s.fix.scenario}?{knobText(s.fix.knobs)}"</code> and connect again.
+                <code>
+                  npm run lab -- --source "sim:{s.fix.scenario}?{knobText(s.fix.knobs)}"
+                </code>{' '}
+                and connect again.
               </p>
             )}
             {live && source?.kind === 'server' && !source.simulated && s.run && (

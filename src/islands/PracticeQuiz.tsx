@@ -14,7 +14,10 @@ interface Props {
   bankUrl: string;
 }
 
-type State = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; seed: string; questions: QuizQuestion[] };
+type State =
+  | { status: 'loading' }
+  | { status: 'error'; message: string }
+  | { status: 'ready'; seed: string; questions: QuizQuestion[] };
 
 export default function PracticeQuiz({ bankUrl }: Props) {
   const [state, setState] = useState<State>({ status: 'loading' });
@@ -34,17 +37,21 @@ export default function PracticeQuiz({ bankUrl }: Props) {
         return r.json() as Promise<QuizQuestion[]>;
       })
       .then((bank) => setState({ status: 'ready', seed: chosen, questions: drawPractice(bank, chosen) }))
-      .catch((e: Error) => setState({ status: 'error', message: `Could not load the questions (${e.message}). Check your connection and reload.` }));
+      .catch((e: Error) =>
+        setState({
+          status: 'error',
+          message: `Could not load the questions (${e.message}). Check your connection and reload.`,
+        }),
+      );
   }, [bankUrl]);
 
-  if (state.status === 'loading')
-    return <QuizStatus loading={`Loading ${PRACTICE_SIZE} questions…`} />;
-  if (state.status === 'error')
-    return <QuizStatus error={state.message} />;
+  if (state.status === 'loading') return <QuizStatus loading={`Loading ${PRACTICE_SIZE} questions…`} />;
+  if (state.status === 'error') return <QuizStatus error={state.message} />;
   return (
     <>
       <p className="muted">
-        Quiz code <strong data-testid="seed">{state.seed}</strong>: share this page's link to give someone the same {state.questions.length} questions.
+        Quiz code <strong data-testid="seed">{state.seed}</strong>: share this page's link to give someone the same{' '}
+        {state.questions.length} questions.
       </p>
       <Quiz
         title="Practice quiz"

@@ -67,7 +67,12 @@ export default function ProgressDashboard({ cards, topics }: Props) {
     return { stats, streak };
   }, [store, snapshot, cards]);
 
-  if (failed) return <p className="notice bad" role="alert">Your progress could not be loaded (the app's files are missing). Reload the page while online.</p>;
+  if (failed)
+    return (
+      <p className="notice bad" role="alert">
+        Your progress could not be loaded (the app's files are missing). Reload the page while online.
+      </p>
+    );
   if (!store || !snapshot || !view) return <DashboardSkeleton />;
   const { stats, streak } = view;
   const dueTotal = stats.reviewsDue.reduce((t, d) => t + d.count, 0);
@@ -91,8 +96,8 @@ export default function ProgressDashboard({ cards, topics }: Props) {
           </div>
         </dl>
         <p className="muted">
-          {streak.todayDone ? 'Today counts.' : 'Today counts once you read a card to the end or answer 5 questions.'} One freeze is earned per 7 days in a row (2 at most) and covers a missed day
-          on its own.
+          {streak.todayDone ? 'Today counts.' : 'Today counts once you read a card to the end or answer 5 questions.'}{' '}
+          One freeze is earned per 7 days in a row (2 at most) and covers a missed day on its own.
           {streak.frozenDays.length > 0 && ` Freezes used: ${streak.frozenDays.map(longDay).join(', ')}.`}
         </p>
       </section>
@@ -106,7 +111,9 @@ export default function ProgressDashboard({ cards, topics }: Props) {
           </div>
           <div>
             <dt>Right</dt>
-            <dd data-testid="total-accuracy">{percent(stats.totals.answers ? stats.totals.correct / stats.totals.answers : null)}</dd>
+            <dd data-testid="total-accuracy">
+              {percent(stats.totals.answers ? stats.totals.correct / stats.totals.answers : null)}
+            </dd>
           </div>
           <div>
             <dt>Cards read</dt>
@@ -120,7 +127,9 @@ export default function ProgressDashboard({ cards, topics }: Props) {
           </div>
           <div>
             <dt>Labs completed</dt>
-            <dd data-testid="total-labs">{new Set(snapshot.events.flatMap((e) => (e.type === 'lab-done' && e.passed ? [e.labId] : []))).size}</dd>
+            <dd data-testid="total-labs">
+              {new Set(snapshot.events.flatMap((e) => (e.type === 'lab-done' && e.passed ? [e.labId] : []))).size}
+            </dd>
           </div>
         </dl>
       </section>
@@ -138,7 +147,8 @@ export default function ProgressDashboard({ cards, topics }: Props) {
       <section className="panel" aria-labelledby="due-h">
         <h2 id="due-h">Reviews due</h2>
         <p data-testid="due-total">
-          {plural(dueTotal, 'review')} in the next 7 days. {stats.reviewsDue[0]!.count > 0 && <a href="/review/">Review {stats.reviewsDue[0]!.count} now</a>}
+          {plural(dueTotal, 'review')} in the next 7 days.{' '}
+          {stats.reviewsDue[0]!.count > 0 && <a href="/review/">Review {stats.reviewsDue[0]!.count} now</a>}
         </p>
         <table className="data-table">
           <caption className="sr-only">Reviews due per day, next 7 days</caption>

@@ -24,11 +24,28 @@ function stateClass(o: QuizOption, answered: Answer | undefined): string {
   return `option${o.correct ? ' is-correct' : picked ? ' is-wrong' : ''}`;
 }
 
-export function QuestionView({ question, options, answered, draft, numberText, inputError, promptRef, onPick, onNumberText, onCheck }: Props) {
+export function QuestionView({
+  question,
+  options,
+  answered,
+  draft,
+  numberText,
+  inputError,
+  promptRef,
+  onPick,
+  onNumberText,
+  onCheck,
+}: Props) {
   const promptId = `q-${question.id}-prompt`;
   const errorId = `q-${question.id}-error`;
   const prompt = (
-    <div id={promptId} className="prompt" ref={promptRef} tabIndex={-1} dangerouslySetInnerHTML={{ __html: question.promptHtml }} />
+    <div
+      id={promptId}
+      className="prompt"
+      ref={promptRef}
+      tabIndex={-1}
+      dangerouslySetInnerHTML={{ __html: question.promptHtml }}
+    />
   );
 
   if (question.kind === 'numeric') {
@@ -106,7 +123,12 @@ export function QuestionView({ question, options, answered, draft, numberText, i
         {options.map((o, i) => (
           <li key={o.key} role="none">
             <label className={stateClass(o, answered)} data-option={o.key}>
-              <input type="checkbox" checked={chosen.includes(o.key)} disabled={!!answered} onChange={() => onPick(o.key)} />
+              <input
+                type="checkbox"
+                checked={chosen.includes(o.key)}
+                disabled={!!answered}
+                onChange={() => onPick(o.key)}
+              />
               <span className="key" aria-hidden="true">
                 {i + 1}
               </span>

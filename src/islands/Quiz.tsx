@@ -56,7 +56,8 @@ function loadSaved(quizId: string, valid: Set<string>): Saved | null {
     const raw = sessionStorage.getItem(storageKey(quizId));
     if (!raw) return null;
     const s = JSON.parse(raw) as Saved;
-    if (!Array.isArray(s.answers) || typeof s.index !== 'number' || !s.answers.every((a) => valid.has(a.questionId))) return null;
+    if (!Array.isArray(s.answers) || typeof s.index !== 'number' || !s.answers.every((a) => valid.has(a.questionId)))
+      return null;
     return s;
   } catch {
     return null; // storage blocked or corrupt: start fresh
@@ -82,7 +83,10 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
   const question = questions[Math.min(index, total - 1)];
   const answer = question ? answers.find((a) => a.questionId === question.id) : undefined;
   const attemptSeed = `${seed}:${attempt}`;
-  const options = useMemo(() => (question && question.kind !== 'numeric' ? shuffledOptions(question, attemptSeed) : []), [question, attemptSeed]);
+  const options = useMemo(
+    () => (question && question.kind !== 'numeric' ? shuffledOptions(question, attemptSeed) : []),
+    [question, attemptSeed],
+  );
 
   // Restore a quiz in progress after a reload.
   useEffect(() => {
@@ -98,7 +102,11 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
   useEffect(() => {
     try {
       if (answers.length === 0 && index === 0) sessionStorage.removeItem(storageKey(quizId));
-      else sessionStorage.setItem(storageKey(quizId), JSON.stringify({ attempt, index, answers, startedAt } satisfies Saved));
+      else
+        sessionStorage.setItem(
+          storageKey(quizId),
+          JSON.stringify({ attempt, index, answers, startedAt } satisfies Saved),
+        );
     } catch {
       /* storage blocked (private mode): the quiz still works, it just won't survive a reload */
     }
@@ -145,7 +153,14 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
     setIndex(nextIndex);
     if (nextIndex >= total) {
       const correct = answers.filter((a) => a.correct).length;
-      emit('saturate:quiz-done', { context, quizId, total, correct, durationMs: answers.reduce((t, a) => t + a.timeMs, 0), at: Date.now() });
+      emit('saturate:quiz-done', {
+        context,
+        quizId,
+        total,
+        correct,
+        durationMs: answers.reduce((t, a) => t + a.timeMs, 0),
+        at: Date.now(),
+      });
     }
   }, [index, total, answers, context, quizId]);
 
@@ -155,7 +170,12 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
     moved.current = true;
     shownAt.current = Date.now();
     setAnswers(answers.slice(0, -1));
-    setIndex(Math.max(0, questions.findIndex((q) => q.id === last.questionId)));
+    setIndex(
+      Math.max(
+        0,
+        questions.findIndex((q) => q.id === last.questionId),
+      ),
+    );
     setDraft([]);
     setNumberText('');
     setInputError('');
@@ -219,13 +239,20 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
       else checkDraft();
     } else if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && target.getAttribute('role') === 'radio') {
       e.preventDefault();
-      const radios = Array.from(target.parentElement?.parentElement?.querySelectorAll<HTMLElement>('[role="radio"]') ?? []);
+      const radios = Array.from(
+        target.parentElement?.parentElement?.querySelectorAll<HTMLElement>('[role="radio"]') ?? [],
+      );
       const i = radios.indexOf(target);
       radios[(i + (e.key === 'ArrowDown' ? 1 : radios.length - 1)) % radios.length]?.focus();
     }
   };
 
-  if (total === 0) return <section className="quiz"><p>No questions yet.</p></section>;
+  if (total === 0)
+    return (
+      <section className="quiz">
+        <p>No questions yet.</p>
+      </section>
+    );
 
   return (
     <section className="quiz" aria-label={title} onKeyDown={onKeyDown}>
@@ -240,7 +267,13 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
         {announce}
       </p>
       {done ? (
-        <Summary questions={questions} answers={answers} durationMs={answers.reduce((t, a) => t + a.timeMs, 0)} onRetake={restart} links={links} />
+        <Summary
+          questions={questions}
+          answers={answers}
+          durationMs={answers.reduce((t, a) => t + a.timeMs, 0)}
+          onRetake={restart}
+          links={links}
+        />
       ) : question ? (
         <>
           <QuestionView
@@ -276,4 +309,3 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
     </section>
   );
 }
-

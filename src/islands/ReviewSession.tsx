@@ -30,9 +30,18 @@ async function buildSession(bank: QuizQuestion[], mode: Mode): Promise<Session> 
   const p = await progressStore();
   const queue = await p.getReviewQueue(bank, Date.now());
   const byId = new Map(bank.map((q) => [q.id, q]));
-  const mistakes = (await p.getRetakeQuestionIds()).map((id) => byId.get(id)).filter((q): q is QuizQuestion => q !== undefined);
+  const mistakes = (await p.getRetakeQuestionIds())
+    .map((id) => byId.get(id))
+    .filter((q): q is QuizQuestion => q !== undefined);
   const questions = mode === 'retake' ? mistakes : queue.items;
-  return { mode, questions, due: queue.due.length, fresh: queue.fresh.length, retake: mistakes.length, key: `${mode}:${idsKey(questions)}` };
+  return {
+    mode,
+    questions,
+    due: queue.due.length,
+    fresh: queue.fresh.length,
+    retake: mistakes.length,
+    key: `${mode}:${idsKey(questions)}`,
+  };
 }
 
 export default function ReviewSession({ bankUrl }: Props) {
@@ -58,13 +67,16 @@ export default function ReviewSession({ bankUrl }: Props) {
         setBank(b);
         await start(b, mode);
       })
-      .catch((e: Error) => setState({ status: 'error', message: `Could not load the questions (${e.message}). Check your connection and reload.` }));
+      .catch((e: Error) =>
+        setState({
+          status: 'error',
+          message: `Could not load the questions (${e.message}). Check your connection and reload.`,
+        }),
+      );
   }, [bankUrl, start]);
 
-  if (state.status === 'loading')
-    return <QuizStatus loading="Loading your review…" />;
-  if (state.status === 'error')
-    return <QuizStatus error={state.message} />;
+  if (state.status === 'loading') return <QuizStatus loading="Loading your review…" />;
+  if (state.status === 'error') return <QuizStatus error={state.message} />;
 
   const retakeLabel = state.retake ? `Retake mistakes (${state.retake})` : 'No mistakes to retake';
   return (
@@ -81,7 +93,12 @@ export default function ReviewSession({ bankUrl }: Props) {
         )}
         <div className="actions">
           {state.mode === 'review' ? (
-            <button type="button" className="button secondary" disabled={!state.retake} onClick={() => bank && void start(bank, 'retake')}>
+            <button
+              type="button"
+              className="button secondary"
+              disabled={!state.retake}
+              onClick={() => bank && void start(bank, 'retake')}
+            >
               {retakeLabel}
             </button>
           ) : (
@@ -93,7 +110,11 @@ export default function ReviewSession({ bankUrl }: Props) {
       </div>
       {state.questions.length === 0 ? (
         <section className="quiz">
-          <p>{state.mode === 'review' ? 'Nothing is due. Come back later, or take a practice quiz.' : 'No mistakes to retake: every question you got wrong you have since got right.'}</p>
+          <p>
+            {state.mode === 'review'
+              ? 'Nothing is due. Come back later, or take a practice quiz.'
+              : 'No mistakes to retake: every question you got wrong you have since got right.'}
+          </p>
           <p>
             <a className="button" href="/practice/">
               Practice quiz

@@ -32,7 +32,8 @@ export function Summary({ questions, answers, durationMs, onRetake, links }: Pro
         {correct} / {questions.length}
       </p>
       <p className="muted">
-        Time: <span data-testid="time">{formatDuration(durationMs)}</span> · {Math.round((correct / Math.max(1, questions.length)) * 100)}% right
+        Time: <span data-testid="time">{formatDuration(durationMs)}</span> ·{' '}
+        {Math.round((correct / Math.max(1, questions.length)) * 100)}% right
       </p>
       {wrong.length > 0 ? (
         <>
@@ -43,7 +44,8 @@ export function Summary({ questions, answers, durationMs, onRetake, links }: Pro
                 <div dangerouslySetInnerHTML={{ __html: q.promptHtml }} />
                 <Feedback question={q} answer={answers.find((a) => a.questionId === q.id)!} />
                 <p className="muted">
-                  From <a href={`/cards/${q.cardId}/`}>{q.cardTitle}</a> · source: <a href={q.source.url}>{q.source.title}</a>
+                  From <a href={`/cards/${q.cardId}/`}>{q.cardTitle}</a> · source:{' '}
+                  <a href={q.source.url}>{q.source.title}</a>
                 </p>
               </li>
             ))}

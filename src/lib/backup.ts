@@ -9,7 +9,13 @@
  * newest event per card, so an old backup cannot undo a newer save or unsave.
  */
 import * as z from 'zod/mini';
-import { compareEvents, describeIssues, parseEvent, type ProgressEvent, type ProgressEventType } from '../store/schema.ts';
+import {
+  compareEvents,
+  describeIssues,
+  parseEvent,
+  type ProgressEvent,
+  type ProgressEventType,
+} from '../store/schema.ts';
 
 export const BACKUP_FORMAT = 'saturate-progress';
 export const BACKUP_VERSION = 1;
@@ -41,7 +47,8 @@ export interface BackupFile {
   events: ProgressEvent[];
 }
 
-export type RefusalCode = 'too-large' | 'not-json' | 'hostile' | 'not-a-backup' | 'wrong-version' | 'wrong-shape' | 'conflicting-duplicates';
+export type RefusalCode =
+  'too-large' | 'not-json' | 'hostile' | 'not-a-backup' | 'wrong-version' | 'wrong-shape' | 'conflicting-duplicates';
 
 /** A refused file: nothing was changed. */
 export interface ImportRefusal {
@@ -107,19 +114,32 @@ function utf8Bytes(s: string): number {
  * Check `File.size` against `MAX_BACKUP_BYTES` before reading a file into a string.
  */
 export function parseBackup(text: unknown): ParseResult {
-  if (typeof text !== 'string') return refuse('not-json', 'This is not a Saturate backup: the file could not be read as text.');
+  if (typeof text !== 'string')
+    return refuse('not-json', 'This is not a Saturate backup: the file could not be read as text.');
   if (text.length > MAX_BACKUP_BYTES || utf8Bytes(text) > MAX_BACKUP_BYTES) {
-    return refuse('too-large', `This file is larger than ${MAX_BACKUP_BYTES / 1024 / 1024} MB, so it is not a Saturate backup. Pick the file Saturate exported.`);
+    return refuse(
+      'too-large',
+      `This file is larger than ${MAX_BACKUP_BYTES / 1024 / 1024} MB, so it is not a Saturate backup. Pick the file Saturate exported.`,
+    );
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    return refuse('not-json', 'This file is not a Saturate backup (it is not JSON). Pick the .json file Saturate exported.');
+    return refuse(
+      'not-json',
+      'This file is not a Saturate backup (it is not JSON). Pick the .json file Saturate exported.',
+    );
   }
   const hostile = findHostile(data);
-  if (hostile) return refuse('hostile', `This file contains ${hostile}, which a Saturate backup never has. Nothing was imported.`);
-  if (data === null || typeof data !== 'object' || Array.isArray(data) || (data as { format?: unknown }).format !== BACKUP_FORMAT) {
+  if (hostile)
+    return refuse('hostile', `This file contains ${hostile}, which a Saturate backup never has. Nothing was imported.`);
+  if (
+    data === null ||
+    typeof data !== 'object' ||
+    Array.isArray(data) ||
+    (data as { format?: unknown }).format !== BACKUP_FORMAT
+  ) {
     return refuse('not-a-backup', 'This JSON file is not a Saturate backup. Pick the file Saturate exported.');
   }
   const version = (data as { version?: unknown }).version;
@@ -133,7 +153,8 @@ export function parseBackup(text: unknown): ParseResult {
     );
   }
   const parsed = BackupEnvelopeSchema.safeParse(data);
-  if (!parsed.success) return refuse('wrong-shape', `This backup is damaged and was not imported (${describeIssues(parsed.error)}).`);
+  if (!parsed.success)
+    return refuse('wrong-shape', `This backup is damaged and was not imported (${describeIssues(parsed.error)}).`);
   const events: ProgressEvent[] = [];
   for (let i = 0; i < parsed.data.events.length; i++) {
     const e = parseEvent(parsed.data.events[i]);
@@ -147,10 +168,17 @@ export function parseBackup(text: unknown): ParseResult {
   for (const e of events) {
     const json = JSON.stringify(e);
     const prev = seen.get(e.id);
-    if (prev !== undefined && prev !== json) return refuse('conflicting-duplicates', `This backup is damaged: two different records share the id ${e.id}. Nothing was imported.`);
+    if (prev !== undefined && prev !== json)
+      return refuse(
+        'conflicting-duplicates',
+        `This backup is damaged: two different records share the id ${e.id}. Nothing was imported.`,
+      );
     seen.set(e.id, json);
   }
-  return { ok: true, file: { format: BACKUP_FORMAT, version: BACKUP_VERSION, exportedAt: parsed.data.exportedAt, events } };
+  return {
+    ok: true,
+    file: { format: BACKUP_FORMAT, version: BACKUP_VERSION, exportedAt: parsed.data.exportedAt, events },
+  };
 }
 
 /** What an import would change. */

@@ -9,7 +9,15 @@
  * validateCheck(check);                 // [] when sound; messages that say the fix otherwise
  * evaluateCheck(check, points).state;   // 'pass' | 'fail' | 'waiting' | 'unknown'
  */
-import { formatMetric, isMetricId, METRICS, METRIC_IDS, type MetricId, type MetricInfo, type MetricPoint } from './lab-metrics.ts';
+import {
+  formatMetric,
+  isMetricId,
+  METRICS,
+  METRIC_IDS,
+  type MetricId,
+  type MetricInfo,
+  type MetricPoint,
+} from './lab-metrics.ts';
 
 export const AGGS = ['mean', 'min', 'max', 'p5', 'p50', 'p95', 'stddev', 'last'] as const;
 export type Agg = (typeof AGGS)[number];
@@ -87,11 +95,19 @@ export function validateCheck(c: unknown, path = 'check', insideHold = false): s
   if ('forAtLeastS' in o) {
     const s = o['forAtLeastS'] as number;
     const problems: string[] = [];
-    if (insideHold) problems.push(`${path}: a forAtLeastS inside another forAtLeastS is not supported; hold the combined check once.`);
-    if (!(s > 0) || s > MAX_WINDOW_S) problems.push(`${path}.forAtLeastS: ${s} s is impossible; use between ${SAMPLE_INTERVAL_S} and ${MAX_WINDOW_S} s.`);
+    if (insideHold)
+      problems.push(
+        `${path}: a forAtLeastS inside another forAtLeastS is not supported; hold the combined check once.`,
+      );
+    if (!(s > 0) || s > MAX_WINDOW_S)
+      problems.push(
+        `${path}.forAtLeastS: ${s} s is impossible; use between ${SAMPLE_INTERVAL_S} and ${MAX_WINDOW_S} s.`,
+      );
     problems.push(...validateCheck(o['check'], `${path}.check`, true));
     if (problems.length === 0 && checkSpanS(c as Check) > MAX_HISTORY_S) {
-      problems.push(`${path}: holding for ${s} s plus the inner window needs ${checkSpanS(c as Check)} s of history, but the page keeps ${MAX_HISTORY_S} s. Shorten the hold or the window.`);
+      problems.push(
+        `${path}: holding for ${s} s plus the inner window needs ${checkSpanS(c as Check)} s of history, but the page keeps ${MAX_HISTORY_S} s. Shorten the hold or the window.`,
+      );
     }
     return problems;
   }
@@ -100,21 +116,38 @@ export function validateCheck(c: unknown, path = 'check', insideHold = false): s
   const info: MetricInfo = METRICS[metric];
   const problems: string[] = [];
   const w = o['windowS'] as number;
-  if (!(w >= MIN_WINDOW_S)) problems.push(`${path}.windowS: ${w} s cannot hold two samples at the ${SAMPLE_INTERVAL_S} s interval; use at least ${MIN_WINDOW_S} s.`);
-  if (w > MAX_WINDOW_S) problems.push(`${path}.windowS: ${w} s is longer than the ${MAX_WINDOW_S} s a check may look back; shorten it.`);
+  if (!(w >= MIN_WINDOW_S))
+    problems.push(
+      `${path}.windowS: ${w} s cannot hold two samples at the ${SAMPLE_INTERVAL_S} s interval; use at least ${MIN_WINDOW_S} s.`,
+    );
+  if (w > MAX_WINDOW_S)
+    problems.push(`${path}.windowS: ${w} s is longer than the ${MAX_WINDOW_S} s a check may look back; shorten it.`);
   const v = o['value'] as number;
   const op = o['op'] as Op;
   if (o['ratioTo'] !== undefined) {
-    if (!(v > 0)) problems.push(`${path}.value: with ratioTo the value is a multiple of the previous step (e.g. 2 for "twice"); it must be above 0.`);
+    if (!(v > 0))
+      problems.push(
+        `${path}.value: with ratioTo the value is a multiple of the previous step (e.g. 2 for "twice"); it must be above 0.`,
+      );
     return problems;
   }
   const top = info.practicalMax ?? info.max;
-  const never = (op === '>' && v >= top) || (op === '>=' && v > top) || (op === '<' && v <= info.min) || (op === '<=' && v < info.min);
+  const never =
+    (op === '>' && v >= top) ||
+    (op === '>=' && v > top) ||
+    (op === '<' && v <= info.min) ||
+    (op === '<=' && v < info.min);
   if (never) {
-    const why = info.practicalMax !== undefined && v <= info.max ? ` (${info.label} tops out near ${info.practicalMax}${info.unit} in practice)` : '';
-    problems.push(`${path}: "${info.label} ${op} ${v}" can never pass: readings lie between ${info.min} and ${info.max}${info.unit}${why}. Fix the threshold.`);
+    const why =
+      info.practicalMax !== undefined && v <= info.max
+        ? ` (${info.label} tops out near ${info.practicalMax}${info.unit} in practice)`
+        : '';
+    problems.push(
+      `${path}: "${info.label} ${op} ${v}" can never pass: readings lie between ${info.min} and ${info.max}${info.unit}${why}. Fix the threshold.`,
+    );
   }
-  if (info.unit === '0/1' && (v < 0 || v > 1)) problems.push(`${path}.value: ${info.label} is 0 or 1 per sample, so thresholds are fractions between 0 and 1.`);
+  if (info.unit === '0/1' && (v < 0 || v > 1))
+    problems.push(`${path}.value: ${info.label} is 0 or 1 per sample, so thresholds are fractions between 0 and 1.`);
   return problems;
 }
 
@@ -132,11 +165,16 @@ export function aggregate(values: readonly number[], agg: Agg): number {
   const n = values.length;
   const mean = values.reduce((s, x) => s + x, 0) / n;
   switch (agg) {
-    case 'mean': return mean;
-    case 'min': return Math.min(...values);
-    case 'max': return Math.max(...values);
-    case 'last': return values[n - 1] ?? NaN;
-    case 'stddev': return Math.sqrt(values.reduce((s, x) => s + (x - mean) ** 2, 0) / n);
+    case 'mean':
+      return mean;
+    case 'min':
+      return Math.min(...values);
+    case 'max':
+      return Math.max(...values);
+    case 'last':
+      return values[n - 1] ?? NaN;
+    case 'stddev':
+      return Math.sqrt(values.reduce((s, x) => s + (x - mean) ** 2, 0) / n);
     default: {
       const sorted = [...values].sort((a, b) => a - b);
       return quantile(sorted, agg === 'p5' ? 0.05 : agg === 'p50' ? 0.5 : 0.95);
@@ -147,12 +185,20 @@ export function aggregate(values: readonly number[], agg: Agg): number {
 /** Typical gap between points, ms (the sampling interval). */
 export function typicalGapMs(points: readonly MetricPoint[]): number {
   if (points.length < 2) return SAMPLE_INTERVAL_S * 1000;
-  const gaps = points.slice(1).map((p, i) => p.tMs - (points[i] as MetricPoint).tMs).sort((a, b) => a - b);
+  const gaps = points
+    .slice(1)
+    .map((p, i) => p.tMs - (points[i] as MetricPoint).tMs)
+    .sort((a, b) => a - b);
   return gaps[Math.floor(gaps.length / 2)] ?? SAMPLE_INTERVAL_S * 1000;
 }
 
 /** Non-null values of `metric` in the `windowS` seconds ending at `points[end]`. */
-export function windowValues(points: readonly MetricPoint[], metric: MetricId, windowS: number, end = points.length - 1): number[] {
+export function windowValues(
+  points: readonly MetricPoint[],
+  metric: MetricId,
+  windowS: number,
+  end = points.length - 1,
+): number[] {
   const last = points[end];
   if (!last) return [];
   const from = last.tMs - windowS * 1000;
@@ -176,7 +222,8 @@ export function describeCheck(c: Check): string {
   return ('all' in c ? c.all : c.any).map(describeCheck).join('all' in c ? ' and ' : ' or ');
 }
 
-const compare = (x: number, op: Op, v: number): boolean => (op === '<' ? x < v : op === '<=' ? x <= v : op === '>' ? x > v : x >= v);
+const compare = (x: number, op: Op, v: number): boolean =>
+  op === '<' ? x < v : op === '<=' ? x <= v : op === '>' ? x > v : x >= v;
 
 function evalLeaf(c: MetricCheck, points: readonly MetricPoint[], end: number, ctx: CheckContext): CheckResult {
   const desc = describeCheck(c);
@@ -193,14 +240,25 @@ function evalLeaf(c: MetricCheck, points: readonly MetricPoint[], end: number, c
   let shown = formatMetric(c.metric, observed);
   if (c.ratioTo) {
     const base = ctx.baseline?.[c.metric] ?? null;
-    if (base === null || base <= 0) return { state: 'unknown', text: `${label}: can't tell (no ${METRICS[c.metric].label} from the previous step to compare with)`, observed, children: [] };
+    if (base === null || base <= 0)
+      return {
+        state: 'unknown',
+        text: `${label}: can't tell (no ${METRICS[c.metric].label} from the previous step to compare with)`,
+        observed,
+        children: [],
+      };
     target = c.value * base;
     shown += ` = ${(observed / base).toFixed(1)}× the previous step`;
   }
   const span = last.tMs - (points[0] as MetricPoint).tMs + typicalGapMs(points);
   const needs = c.ratioTo ? `${opText(c.op)} ${c.value}×` : `${opText(c.op)} ${formatMetric(c.metric, c.value)}`;
   if (span < c.windowS * 1000 * 0.95) {
-    return { state: 'waiting', text: `${label}: ${shown} so far (needs ${needs}; ${Math.floor(span / 1000)} of ${c.windowS} s collected)`, observed, children: [] };
+    return {
+      state: 'waiting',
+      text: `${label}: ${shown} so far (needs ${needs}; ${Math.floor(span / 1000)} of ${c.windowS} s collected)`,
+      observed,
+      children: [],
+    };
   }
   const ok = compare(observed, c.op, target);
   return { state: ok ? 'pass' : 'fail', text: `${label}: ${shown} (needs ${needs})`, observed, children: [] };
@@ -227,12 +285,22 @@ function evalAt(c: Check, points: readonly MetricPoint[], end: number, ctx: Chec
     }
     const heldMs = last.tMs - since + typicalGapMs(points);
     const held = heldMs >= c.forAtLeastS * 1000 * 0.95;
-    return { state: held ? 'pass' : 'waiting', text: `${now.text}; held ${Math.min(c.forAtLeastS, Math.floor(heldMs / 1000))} of ${c.forAtLeastS} s`, observed: now.observed, children: [now] };
+    return {
+      state: held ? 'pass' : 'waiting',
+      text: `${now.text}; held ${Math.min(c.forAtLeastS, Math.floor(heldMs / 1000))} of ${c.forAtLeastS} s`,
+      observed: now.observed,
+      children: [now],
+    };
   }
   const kind = 'all' in c ? 'all' : 'any';
   const kids = ('all' in c ? c.all : c.any).map((k) => evalAt(k, points, end, ctx));
   const state = combine(kind, kids);
-  return { state, text: kids.map((k) => k.text).join(kind === 'all' ? '; ' : ' — or — '), observed: null, children: kids };
+  return {
+    state,
+    text: kids.map((k) => k.text).join(kind === 'all' ? '; ' : ' — or — '),
+    observed: null,
+    children: kids,
+  };
 }
 
 /**

@@ -36,15 +36,21 @@ export function checkSections(file: string, body: string): string[] {
   const found = sectionHeadings(body);
   const problems: string[] = [];
   for (const s of CARD_SECTIONS) {
-    if (!found.includes(s)) problems.push(`${file}: body is missing the section "## ${s}". Add it (sections in order: ${CARD_SECTIONS.join(' · ')}).`);
+    if (!found.includes(s))
+      problems.push(
+        `${file}: body is missing the section "## ${s}". Add it (sections in order: ${CARD_SECTIONS.join(' · ')}).`,
+      );
   }
   const order = found.filter((h) => (CARD_SECTIONS as readonly string[]).includes(h));
   if (problems.length === 0 && order.join('|') !== CARD_SECTIONS.join('|')) {
-    problems.push(`${file}: sections are out of order or repeated (${order.join(' · ')}). Use: ${CARD_SECTIONS.join(' · ')}.`);
+    problems.push(
+      `${file}: sections are out of order or repeated (${order.join(' · ')}). Use: ${CARD_SECTIONS.join(' · ')}.`,
+    );
   }
   const parts = body.split(/^##\s+.*$/m).slice(1);
   parts.forEach((text, i) => {
-    if (text.trim().length === 0 && found[i]) problems.push(`${file}: section "## ${found[i]}" is empty. Write it or remove the card.`);
+    if (text.trim().length === 0 && found[i])
+      problems.push(`${file}: section "## ${found[i]}" is empty. Write it or remove the card.`);
   });
   return problems;
 }
@@ -57,20 +63,31 @@ export function checkDeck(entries: readonly DeckEntry[]): string[] {
   const seenQuestion = new Map<string, string>();
   for (const e of entries) {
     const dupCard = seenCard.get(e.id);
-    if (dupCard) problems.push(`${e.file}: card id "${e.id}" is also used by ${dupCard}. Rename one file: the id is the file name.`);
+    if (dupCard)
+      problems.push(
+        `${e.file}: card id "${e.id}" is also used by ${dupCard}. Rename one file: the id is the file name.`,
+      );
     seenCard.set(e.id, e.file);
     problems.push(...checkSections(e.file, e.body));
     const folder = e.file.replace(/\\/g, '/').split('/').slice(-2, -1)[0];
     if (folder && e.topic && folder !== e.topic) {
-      problems.push(`${e.file}: topic is "${e.topic}" but the file is in content/cards/${folder}/. Move the file to content/cards/${e.topic}/ or fix \`topic\`.`);
+      problems.push(
+        `${e.file}: topic is "${e.topic}" but the file is in content/cards/${folder}/. Move the file to content/cards/${e.topic}/ or fix \`topic\`.`,
+      );
     }
     e.related.forEach((r, i) => {
       if (r === e.id) problems.push(`${e.file}: related[${i}] is the card itself. Remove it.`);
-      else if (!ids.has(r)) problems.push(`${e.file}: related[${i}] "${r}" is not a card id. Use an existing card's file name (without .md) or remove it.`);
+      else if (!ids.has(r))
+        problems.push(
+          `${e.file}: related[${i}] "${r}" is not a card id. Use an existing card's file name (without .md) or remove it.`,
+        );
     });
     e.questionIds.forEach((q, i) => {
       const other = seenQuestion.get(q);
-      if (other) problems.push(`${e.file}: questions[${i}].id "${q}" is already used in ${other}. Question ids must be unique across the deck: rename this one.`);
+      if (other)
+        problems.push(
+          `${e.file}: questions[${i}].id "${q}" is already used in ${other}. Question ids must be unique across the deck: rename this one.`,
+        );
       else seenQuestion.set(q, e.file);
     });
   }

@@ -54,7 +54,14 @@ export function spread(values: readonly number[]): Spread {
   const mean = values.reduce((a, b) => a + b, 0) / n;
   const sorted = [...values].sort((a, b) => a - b);
   const p90 = sorted[Math.min(n - 1, Math.floor(0.9 * n))] ?? mean;
-  return { n, mean, std: Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / n), min: sorted[0] ?? 0, max: sorted[n - 1] ?? 0, p90 };
+  return {
+    n,
+    mean,
+    std: Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / n),
+    min: sorted[0] ?? 0,
+    max: sorted[n - 1] ?? 0,
+    p90,
+  };
 }
 
 function meanOf(points: readonly MetricPoint[], id: MetricId): number | null {
@@ -67,7 +74,8 @@ export function gpuStats(window: readonly StreamMessage[], index: number): GpuSt
   const points = window.map((m) => toPoint(m, index));
   const first = window[0];
   const last = window[window.length - 1];
-  const spanS = first && last ? Math.round((last.sampledAtMs - first.sampledAtMs) / 1000) + (window.length > 1 ? 0 : 1) : 0;
+  const spanS =
+    first && last ? Math.round((last.sampledAtMs - first.sampledAtMs) / 1000) + (window.length > 1 ? 0 : 1) : 0;
   const utilVals = points.map((p) => p.values.gpuUtilPct).filter((v): v is number => v !== null);
   const reasonCount = new Map<string, number>();
   let reasonSamples = 0;
@@ -100,7 +108,12 @@ export function gpuStats(window: readonly StreamMessage[], index: number): GpuSt
     clockMaxMhz: maxMhz,
     clockPct: meanOf(points, 'smClockPctOfMax'),
     limitedFrac: meanOf(points, 'clockLimitedActive'),
-    reasons: reasonSamples ? [...reasonCount].map(([r, c]): [string, number] => [r, c / reasonSamples]).filter(([, f]) => f >= 0.1).sort((a, b) => b[1] - a[1]) : [],
+    reasons: reasonSamples
+      ? [...reasonCount]
+          .map(([r, c]): [string, number] => [r, c / reasonSamples])
+          .filter(([, f]) => f >= 0.1)
+          .sort((a, b) => b[1] - a[1])
+      : [],
     sm: meanOf(points, 'smActivePct'),
     tensor: meanOf(points, 'tensorActivePct'),
     dram: meanOf(points, 'dramActivePct'),

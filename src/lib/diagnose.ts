@@ -12,8 +12,16 @@ import type { StreamMessage } from '../protocol/metrics.ts';
 import { gpuStats, type GpuStats } from './diagnose-stats.ts';
 
 export type BottleneckKind =
-  | 'data-starvation' | 'small-kernels' | 'memory-bound' | 'compute-bound' | 'throttled'
-  | 'idle-allocated' | 'communication-hang' | 'straggler' | 'idle' | 'cant-tell';
+  | 'data-starvation'
+  | 'small-kernels'
+  | 'memory-bound'
+  | 'compute-bound'
+  | 'throttled'
+  | 'idle-allocated'
+  | 'communication-hang'
+  | 'straggler'
+  | 'idle'
+  | 'cant-tell';
 
 /** The verdict. */
 export interface Diagnosis {
@@ -37,7 +45,10 @@ export interface Diagnosis {
 export const DIAGNOSIS_WINDOW_S = 30;
 
 const r0 = (x: number): string => String(Math.round(x));
-const pctOf = (s: GpuStats): string => (s.powerW === null ? '' : ` at ${r0(s.powerW)} W${s.powerPct === null ? '' : ` (${r0(s.powerPct)}% of the ${r0(s.powerLimitW ?? 0)} W limit)`}`);
+const pctOf = (s: GpuStats): string =>
+  s.powerW === null
+    ? ''
+    : ` at ${r0(s.powerW)} W${s.powerPct === null ? '' : ` (${r0(s.powerPct)}% of the ${r0(s.powerLimitW ?? 0)} W limit)`}`;
 
 type Verdict = Omit<Diagnosis, 'gpus'>;
 
@@ -45,13 +56,22 @@ function idleVerdict(s: GpuStats): Verdict {
   const held = (s.memUsedGiB ?? 0) >= 1 || (s.processCount ?? 0) > 0;
   if (!held) {
     return {
-      kind: 'idle', title: 'Idle: nothing running, nothing held', confidence: 'high', cardId: 'gpu-util',
-      evidence: [`GPU-Util ${r0(s.util.mean)}% over ${s.spanS} s`, `${(s.memUsedGiB ?? 0).toFixed(1)} GiB allocated, no process`],
+      kind: 'idle',
+      title: 'Idle: nothing running, nothing held',
+      confidence: 'high',
+      cardId: 'gpu-util',
+      evidence: [
+        `GPU-Util ${r0(s.util.mean)}% over ${s.spanS} s`,
+        `${(s.memUsedGiB ?? 0).toFixed(1)} GiB allocated, no process`,
+      ],
       next: 'Nothing to fix here; start the workload you want to measure.',
     };
   }
   return {
-    kind: 'idle-allocated', title: 'Idle but allocated: paying for a GPU that does nothing', confidence: 'high', cardId: 'cost-of-idle-gpus',
+    kind: 'idle-allocated',
+    title: 'Idle but allocated: paying for a GPU that does nothing',
+    confidence: 'high',
+    cardId: 'cost-of-idle-gpus',
     evidence: [
       `GPU-Util ${r0(s.util.mean)}% for ${s.spanS} s${pctOf(s)}`,
       `${(s.memUsedGiB ?? 0).toFixed(1)} GiB held by ${s.processCount ?? '?'} process(es)${s.processNames.length ? ` (${s.processNames.join(', ')})` : ''}`,
@@ -61,12 +81,19 @@ function idleVerdict(s: GpuStats): Verdict {
 }
 
 function starvedVerdict(s: GpuStats): Verdict {
-  const ev = [`GPU-Util averages ${r0(s.util.mean)}% and swings ${r0(s.util.min)}–${r0(s.util.max)}% over ${s.spanS} s`];
+  const ev = [
+    `GPU-Util averages ${r0(s.util.mean)}% and swings ${r0(s.util.min)}–${r0(s.util.max)}% over ${s.spanS} s`,
+  ];
   if (s.maxCorePct === null) {
     return {
-      kind: 'cant-tell', title: "Can't tell: the GPU waits, but on what?", confidence: 'low', cardId: 'data-loader-bottleneck', evidence: ev,
+      kind: 'cant-tell',
+      title: "Can't tell: the GPU waits, but on what?",
+      confidence: 'low',
+      cardId: 'data-loader-bottleneck',
+      evidence: ev,
       next: 'Read the host CPU beside the GPU (the lab server reports it) or profile one step.',
-      decide: 'Host CPU per core: pegged cores mean the input pipeline cannot keep up; idle cores point to I/O, syncs or checkpoints.',
+      decide:
+        'Host CPU per core: pegged cores mean the input pipeline cannot keep up; idle cores point to I/O, syncs or checkpoints.',
     };
   }
   const pegged = s.maxCorePct >= 85;
@@ -74,11 +101,19 @@ function starvedVerdict(s: GpuStats): Verdict {
   if (s.samplesPerSec !== null) ev.push(`${r0(s.samplesPerSec)} samples/s`);
   return pegged
     ? {
-        kind: 'data-starvation', title: 'Data starvation: the GPU waits for the input pipeline', confidence: s.util.mean < 60 ? 'high' : 'medium', cardId: 'data-loader-bottleneck', evidence: ev,
+        kind: 'data-starvation',
+        title: 'Data starvation: the GPU waits for the input pipeline',
+        confidence: s.util.mean < 60 ? 'high' : 'medium',
+        cardId: 'data-loader-bottleneck',
+        evidence: ev,
         next: 'Load in parallel: DataLoader(num_workers=8, pin_memory=True, persistent_workers=True) on a 16-core host, or move decoding/augmentation to the GPU.',
       }
     : {
-        kind: 'data-starvation', title: 'GPU waiting on the host (CPU not pegged)', confidence: 'low', cardId: 'host-device-syncs', evidence: ev,
+        kind: 'data-starvation',
+        title: 'GPU waiting on the host (CPU not pegged)',
+        confidence: 'low',
+        cardId: 'host-device-syncs',
+        evidence: ev,
         next: 'Profile one step (Nsight Systems or torch.profiler): look for DataLoader waits on I/O, .item()/.cpu() syncs or checkpoint writes.',
       };
 }
@@ -87,19 +122,33 @@ function throttledVerdict(s: GpuStats): Verdict | null {
   if (s.clockPct === null || s.clockPct >= 95) return null;
   const limited = s.limitedFrac !== null && s.limitedFrac >= 0.3;
   if (!limited && !(s.limitedFrac === null && s.clockPct < 85)) return null;
-  const ev = [`SM clock ${r0(s.clockMhz ?? 0)} MHz, ${r0(s.clockPct)}% of its ${r0(s.clockMaxMhz ?? 0)} MHz maximum, while GPU-Util is ${r0(s.util.mean)}%`];
-  ev.push(s.reasons.length ? `clock event reasons: ${s.reasons.map(([r, f]) => `${r} (${r0(f * 100)}% of samples)`).join(', ')}` : 'clock event reasons not reported by this GPU');
+  const ev = [
+    `SM clock ${r0(s.clockMhz ?? 0)} MHz, ${r0(s.clockPct)}% of its ${r0(s.clockMaxMhz ?? 0)} MHz maximum, while GPU-Util is ${r0(s.util.mean)}%`,
+  ];
+  ev.push(
+    s.reasons.length
+      ? `clock event reasons: ${s.reasons.map(([r, f]) => `${r} (${r0(f * 100)}% of samples)`).join(', ')}`
+      : 'clock event reasons not reported by this GPU',
+  );
   if (s.powerW !== null) ev.push(`power${pctOf(s)}`);
   if (s.tempC !== null) ev.push(`temperature ${r0(s.tempC)} °C`);
   const power = s.reasons.some(([r]) => r === 'SwPowerCap');
   const thermal = s.reasons.some(([r]) => /Thermal/.test(r));
   return {
-    kind: 'throttled', title: 'Throttled: the clock is held down', confidence: limited ? 'high' : 'medium', cardId: 'clocks-and-clock-event-reasons', evidence: ev,
+    kind: 'throttled',
+    title: 'Throttled: the clock is held down',
+    confidence: limited ? 'high' : 'medium',
+    cardId: 'clocks-and-clock-event-reasons',
+    evidence: ev,
     next: [
-      power ? 'SwPowerCap: compare `nvidia-smi -q -d POWER` limits with the default; restore it with `nvidia-smi -pl <watts>` (root).' : '',
+      power
+        ? 'SwPowerCap: compare `nvidia-smi -q -d POWER` limits with the default; restore it with `nvidia-smi -pl <watts>` (root).'
+        : '',
       thermal ? 'Thermal slowdown: check airflow, fans and inlet temperature before anything else.' : '',
       !power && !thermal ? 'Read `nvidia-smi -q -d PERFORMANCE` to see which clock event reason is active.' : '',
-    ].filter(Boolean).join(' '),
+    ]
+      .filter(Boolean)
+      .join(' '),
   };
 }
 
@@ -108,26 +157,43 @@ function busyVerdict(s: GpuStats): Verdict {
   if (s.sm === null) {
     if (s.powerPct !== null && s.powerPct < 40) {
       return {
-        kind: 'small-kernels', title: 'Busy in time, not in space (judged from power)', confidence: 'medium', cardId: 'small-batches-small-kernels',
-        evidence: [`GPU-Util ${r0(s.util.mean)}%${pctOf(s)} ${w}: kernels run all the time but draw little power`, 'SM activity not available (no GPM on this GPU)'],
+        kind: 'small-kernels',
+        title: 'Busy in time, not in space (judged from power)',
+        confidence: 'medium',
+        cardId: 'small-batches-small-kernels',
+        evidence: [
+          `GPU-Util ${r0(s.util.mean)}%${pctOf(s)} ${w}: kernels run all the time but draw little power`,
+          'SM activity not available (no GPM on this GPU)',
+        ],
         next: 'Give each kernel more work: a larger batch, fused ops (torch.compile) or CUDA Graphs for launch overhead.',
       };
     }
     return {
-      kind: 'cant-tell', title: "Can't tell: busy, but with what?", confidence: 'low', cardId: 'gpm-on-hopper',
-      evidence: [`GPU-Util ${r0(s.util.mean)}%${pctOf(s)} ${w}: a kernel ran ${r0(s.util.mean)}% of the time, which says nothing about how much of the GPU it used`],
+      kind: 'cant-tell',
+      title: "Can't tell: busy, but with what?",
+      confidence: 'low',
+      cardId: 'gpm-on-hopper',
+      evidence: [
+        `GPU-Util ${r0(s.util.mean)}%${pctOf(s)} ${w}: a kernel ran ${r0(s.util.mean)}% of the time, which says nothing about how much of the GPU it used`,
+      ],
       next: 'Read the profiling counters, or run Nsight Compute on the hottest kernels.',
-      decide: 'SM, tensor and DRAM activity (GPM on Hopper or newer; DCGM fields 1002, 1004, 1005 on A100/V100): low SM activity = small kernels, high DRAM with idle tensor pipes = memory-bound, high tensor = compute-bound.',
+      decide:
+        'SM, tensor and DRAM activity (GPM on Hopper or newer; DCGM fields 1002, 1004, 1005 on A100/V100): low SM activity = small kernels, high DRAM with idle tensor pipes = memory-bound, high tensor = compute-bound.',
     };
   }
   const sm = r0(s.sm);
   if (s.sm < 50) {
     return {
-      kind: 'small-kernels', title: 'Busy in time, not in space: small kernels', confidence: s.sm < 35 ? 'high' : 'medium', cardId: 'small-batches-small-kernels',
+      kind: 'small-kernels',
+      title: 'Busy in time, not in space: small kernels',
+      confidence: s.sm < 35 ? 'high' : 'medium',
+      cardId: 'small-batches-small-kernels',
       evidence: [
         `GPU-Util ${r0(s.util.mean)}% but SM activity ${sm}% ${w}`,
         ...(s.powerW !== null ? [`power${pctOf(s)}`] : []),
-        ...(s.maxCorePct !== null && s.maxCorePct >= 85 ? [`one CPU core at ${r0(s.maxCorePct)}%: Python launching kernels`] : []),
+        ...(s.maxCorePct !== null && s.maxCorePct >= 85
+          ? [`one CPU core at ${r0(s.maxCorePct)}%: Python launching kernels`]
+          : []),
       ],
       next: 'Give each kernel more work: raise the batch size, fuse ops (torch.compile) or capture the step in CUDA Graphs to cut launch overhead.',
     };
@@ -135,20 +201,32 @@ function busyVerdict(s: GpuStats): Verdict {
   const t = s.tensor ?? 0;
   if (s.dram !== null && s.dram >= 60 && t < 25) {
     return {
-      kind: 'memory-bound', title: 'Memory-bound: HBM bandwidth is the limit', confidence: 'high', cardId: 'memory-bound-vs-compute-bound',
-      evidence: [`DRAM activity ${r0(s.dram)}% (the practical ceiling is about 80%) while tensor activity is ${r0(t)}% ${w}`, `SM activity ${sm}%, GPU-Util ${r0(s.util.mean)}%`],
+      kind: 'memory-bound',
+      title: 'Memory-bound: HBM bandwidth is the limit',
+      confidence: 'high',
+      cardId: 'memory-bound-vs-compute-bound',
+      evidence: [
+        `DRAM activity ${r0(s.dram)}% (the practical ceiling is about 80%) while tensor activity is ${r0(t)}% ${w}`,
+        `SM activity ${sm}%, GPU-Util ${r0(s.util.mean)}%`,
+      ],
       next: 'Move fewer bytes per FLOP: fuse elementwise ops and norms (torch.compile), keep activations in bf16, avoid extra passes over big tensors.',
     };
   }
   if (s.tensor !== null && s.tensor < 5 && (s.fp32 ?? 0) >= 30) {
     return {
-      kind: 'compute-bound', title: 'Compute-bound on the FP32 pipe: Tensor Cores idle', confidence: 'high', cardId: 'mixed-precision-tensor-cores',
+      kind: 'compute-bound',
+      title: 'Compute-bound on the FP32 pipe: Tensor Cores idle',
+      confidence: 'high',
+      cardId: 'mixed-precision-tensor-cores',
       evidence: [`SM activity ${sm}% and FP32 pipe ${r0(s.fp32 ?? 0)}%, but tensor activity ${r0(s.tensor)}% ${w}`],
       next: 'Use the Tensor Cores: torch.autocast("cuda", dtype=torch.bfloat16), or torch.set_float32_matmul_precision("high") for TF32.',
     };
   }
   return {
-    kind: 'compute-bound', title: 'Healthy: compute-bound', confidence: s.sm >= 80 ? 'high' : 'medium', cardId: 'throughput-not-utilization',
+    kind: 'compute-bound',
+    title: 'Healthy: compute-bound',
+    confidence: s.sm >= 80 ? 'high' : 'medium',
+    cardId: 'throughput-not-utilization',
     evidence: [
       `SM activity ${sm}%, tensor activity ${r0(t)}%, DRAM ${r0(s.dram ?? 0)}% ${w}`,
       ...(s.powerW !== null ? [`power${pctOf(s)}`] : []),
@@ -167,8 +245,13 @@ function spinning(s: GpuStats): boolean {
 export function diagnoseGpu(s: GpuStats): Verdict {
   if (s.util.n === 0) {
     return {
-      kind: 'cant-tell', title: "Can't tell: no GPU-Util readings", confidence: 'low', cardId: 'nvml', evidence: [s.utilWhy ?? 'GPU-Util not reported'],
-      next: 'Check that the lab server can read this GPU (`nvidia-smi` on the same machine).', decide: 'Any GPU-Util reading.',
+      kind: 'cant-tell',
+      title: "Can't tell: no GPU-Util readings",
+      confidence: 'low',
+      cardId: 'nvml',
+      evidence: [s.utilWhy ?? 'GPU-Util not reported'],
+      next: 'Check that the lab server can read this GPU (`nvidia-smi` on the same machine).',
+      decide: 'Any GPU-Util reading.',
     };
   }
   if (s.util.mean < 5 && !(s.util.p90 >= 15 && (s.maxCorePct ?? 0) >= 85)) return idleVerdict(s);
@@ -186,23 +269,46 @@ export function diagnose(messages: readonly StreamMessage[], windowS = DIAGNOSIS
   const window = messages.filter((m) => m.sampledAtMs > from);
   const first = window[0];
   if (!last || !first || last.sampledAtMs - first.sampledAtMs < 4500) {
-    return { kind: 'cant-tell', title: 'Collecting samples…', confidence: 'low', evidence: [], next: 'Wait a few seconds.', cardId: 'sampling-periods-and-averaging', decide: 'At least 5 s of samples.', gpus: [] };
+    return {
+      kind: 'cant-tell',
+      title: 'Collecting samples…',
+      confidence: 'low',
+      evidence: [],
+      next: 'Wait a few seconds.',
+      cardId: 'sampling-periods-and-averaging',
+      decide: 'At least 5 s of samples.',
+      gpus: [],
+    };
   }
   const stats = last.gpus.map((_, i) => gpuStats(window, i));
   const all = stats.map((_, i) => i);
   const tput = stats[0];
-  const zeroTput = tput !== undefined && (tput.tokensPerSec === 0 || tput.stepsPerSec === 0 || tput.samplesPerSec === 0);
-  const someTput = tput !== undefined && [tput.tokensPerSec, tput.stepsPerSec, tput.samplesPerSec].some((x) => x !== null && x > 0);
+  const zeroTput =
+    tput !== undefined && (tput.tokensPerSec === 0 || tput.stepsPerSec === 0 || tput.samplesPerSec === 0);
+  const someTput =
+    tput !== undefined && [tput.tokensPerSec, tput.stepsPerSec, tput.samplesPerSec].some((x) => x !== null && x > 0);
   const spin = all.filter((i) => spinning(stats[i] as GpuStats));
-  const stalled = all.filter((i) => !spin.includes(i) && (stats[i] as GpuStats).util.mean < 5 && ((stats[i] as GpuStats).processCount ?? 0) > 0);
-  const quiet = spin.length > 0 && !someTput && (stats[spin[0] as number] as GpuStats).memUtil !== null && ((stats[spin[0] as number] as GpuStats).memUtil ?? 0) < 2;
+  const stalled = all.filter(
+    (i) => !spin.includes(i) && (stats[i] as GpuStats).util.mean < 5 && ((stats[i] as GpuStats).processCount ?? 0) > 0,
+  );
+  const quiet =
+    spin.length > 0 &&
+    !someTput &&
+    (stats[spin[0] as number] as GpuStats).memUtil !== null &&
+    ((stats[spin[0] as number] as GpuStats).memUtil ?? 0) < 2;
   if (spin.length > 0 && (zeroTput || stalled.length > 0 || quiet)) {
     const s = stats[spin[0] as number] as GpuStats;
     return {
-      kind: 'communication-hang', title: 'Communication hang: 100% GPU-Util at idle power', confidence: zeroTput || stalled.length ? 'high' : 'medium', cardId: 'nccl-hangs-read-100', gpus: spin,
+      kind: 'communication-hang',
+      title: 'Communication hang: 100% GPU-Util at idle power',
+      confidence: zeroTput || stalled.length ? 'high' : 'medium',
+      cardId: 'nccl-hangs-read-100',
+      gpus: spin,
       evidence: [
         `GPU${spin.length > 1 ? 's' : ''} ${spin.join(', ')}: GPU-Util ${r0(s.util.mean)}%${pctOf(s)}, SM activity ${s.sm === null ? 'n/a' : `${r0(s.sm)}%`} over ${s.spanS} s`,
-        ...(stalled.length ? [`GPU ${stalled.join(', ')}: 0% with its process still holding memory (the rank the others wait for)`] : []),
+        ...(stalled.length
+          ? [`GPU ${stalled.join(', ')}: 0% with its process still holding memory (the rank the others wait for)`]
+          : []),
         ...(zeroTput ? ['throughput 0: no steps complete'] : []),
       ],
       next: 'Find the stalled rank (py-spy dump on each rank, NCCL_DEBUG=INFO); set a collective timeout (init_process_group(timeout=…)) so a hang fails fast and restarts.',
@@ -220,7 +326,11 @@ export function diagnose(messages: readonly StreamMessage[], windowS = DIAGNOSIS
       const s = stats[slow] as GpuStats;
       const others = busy.filter((i) => i !== slow).map((i) => stats[i] as GpuStats);
       return {
-        kind: 'straggler', title: `Straggler: every rank waits for GPU ${slow}`, confidence: 'medium', cardId: 'distributed-overlap-and-stragglers', gpus: all,
+        kind: 'straggler',
+        title: `Straggler: every rank waits for GPU ${slow}`,
+        confidence: 'medium',
+        cardId: 'distributed-overlap-and-stragglers',
+        gpus: all,
         evidence: [
           `all ${busy.length} GPUs read ≥ 85% GPU-Util over ${s.spanS} s`,
           `GPU ${slow}: SM activity ${s.sm === null ? 'n/a' : `${r0(s.sm)}%`}${pctOf(s)}; the others: ${others.map((o) => (o.sm === null ? `${r0(o.powerW ?? 0)} W` : `${r0(o.sm)}%`)).join(', ')} (they wait in the all-reduce)`,
@@ -229,7 +339,16 @@ export function diagnose(messages: readonly StreamMessage[], windowS = DIAGNOSIS
       };
     }
   }
-  const order: BottleneckKind[] = ['data-starvation', 'throttled', 'small-kernels', 'memory-bound', 'idle-allocated', 'compute-bound', 'cant-tell', 'idle'];
+  const order: BottleneckKind[] = [
+    'data-starvation',
+    'throttled',
+    'small-kernels',
+    'memory-bound',
+    'idle-allocated',
+    'compute-bound',
+    'cant-tell',
+    'idle',
+  ];
   const verdicts = stats.map(diagnoseGpu);
   const rank = (v: Verdict) => order.indexOf(v.kind);
   const worst = verdicts.reduce((a, b) => (rank(b) < rank(a) ? b : a));

@@ -74,7 +74,14 @@ export interface SaturateEvents {
 }
 
 /** Every app event type, in one list (the progress store records them all). */
-export const APP_EVENT_TYPES = ['saturate:answer', 'saturate:card-read', 'saturate:quiz-done', 'saturate:lab-done', 'saturate:save-toggled', 'saturate:answer-undone'] as const satisfies readonly (keyof SaturateEvents)[];
+export const APP_EVENT_TYPES = [
+  'saturate:answer',
+  'saturate:card-read',
+  'saturate:quiz-done',
+  'saturate:lab-done',
+  'saturate:save-toggled',
+  'saturate:answer-undone',
+] as const satisfies readonly (keyof SaturateEvents)[];
 
 /** One app event as heard on `window`. */
 export type AppEvent = { [K in keyof SaturateEvents]: { type: K; detail: SaturateEvents[K] } }[keyof SaturateEvents];

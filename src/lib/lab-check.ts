@@ -15,20 +15,32 @@ export interface LabEntry {
 }
 
 /** Every cross-file problem; empty when the labs are sound. */
-export function checkLabs(labs: readonly LabEntry[], cardIds: ReadonlySet<string>, deckQuestionIds: ReadonlySet<string>): string[] {
+export function checkLabs(
+  labs: readonly LabEntry[],
+  cardIds: ReadonlySet<string>,
+  deckQuestionIds: ReadonlySet<string>,
+): string[] {
   const problems: string[] = [];
   const seen = new Map<string, string>();
   const orders = new Map<number, string>();
   for (const lab of labs) {
     for (const card of lab.prerequisites) {
-      if (!cardIds.has(card)) problems.push(`${lab.file}: prerequisite "${card}" is not a card id. Use a file name from content/cards/** (without .md).`);
+      if (!cardIds.has(card))
+        problems.push(
+          `${lab.file}: prerequisite "${card}" is not a card id. Use a file name from content/cards/** (without .md).`,
+        );
     }
     const other = orders.get(lab.order);
-    if (other) problems.push(`${lab.file}: order ${lab.order} is also used by ${other}. Give each lab its own position.`);
+    if (other)
+      problems.push(`${lab.file}: order ${lab.order} is also used by ${other}. Give each lab its own position.`);
     orders.set(lab.order, lab.file);
     for (const q of lab.questionIds) {
-      if (!q.startsWith(`lab-${lab.id}-`)) problems.push(`${lab.file}: debrief question "${q}" must start with "lab-${lab.id}-".`);
-      if (deckQuestionIds.has(q)) problems.push(`${lab.file}: debrief question id "${q}" is already used by a card. Question ids are unique across the deck.`);
+      if (!q.startsWith(`lab-${lab.id}-`))
+        problems.push(`${lab.file}: debrief question "${q}" must start with "lab-${lab.id}-".`);
+      if (deckQuestionIds.has(q))
+        problems.push(
+          `${lab.file}: debrief question id "${q}" is already used by a card. Question ids are unique across the deck.`,
+        );
       const dup = seen.get(q);
       if (dup) problems.push(`${lab.file}: debrief question id "${q}" is also used in ${dup}.`);
       seen.set(q, lab.file);

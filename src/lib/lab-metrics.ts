@@ -36,15 +36,51 @@ export const METRICS = {
   dramActivePct: { label: 'DRAM activity', unit: '%', min: 0, max: 100, practicalMax: 80, needs: GPM },
   fp32ActivePct: { label: 'FP32 pipe activity', unit: '%', min: 0, max: 100, needs: GPM },
   powerCapActive: { label: 'SwPowerCap active', unit: '0/1', min: 0, max: 1, needs: 'clock event reasons' },
-  thermalSlowdownActive: { label: 'Thermal slowdown active', unit: '0/1', min: 0, max: 1, needs: 'clock event reasons' },
-  clockLimitedActive: { label: 'Any power/thermal clock limit active', unit: '0/1', min: 0, max: 1, needs: 'clock event reasons' },
+  thermalSlowdownActive: {
+    label: 'Thermal slowdown active',
+    unit: '0/1',
+    min: 0,
+    max: 1,
+    needs: 'clock event reasons',
+  },
+  clockLimitedActive: {
+    label: 'Any power/thermal clock limit active',
+    unit: '0/1',
+    min: 0,
+    max: 1,
+    needs: 'clock event reasons',
+  },
   processCount: { label: 'Processes on the GPU', unit: '', min: 0, max: 1024 },
   cpuPct: { label: 'Host CPU (all cores)', unit: '%', min: 0, max: 100, needs: 'host metrics from the lab server' },
   maxCorePct: { label: 'Busiest host core', unit: '%', min: 0, max: 100, needs: 'host metrics from the lab server' },
-  samplesPerSec: { label: 'Samples/s', unit: '/s', min: 0, max: 1e12, needs: 'a training loop reporting throughput (python/saturate_report.py)' },
-  tokensPerSec: { label: 'Tokens/s', unit: '/s', min: 0, max: 1e15, needs: 'a training loop reporting throughput (python/saturate_report.py)' },
-  stepsPerSec: { label: 'Steps/s', unit: '/s', min: 0, max: 1e6, needs: 'a training loop reporting throughput (python/saturate_report.py)' },
-  mfuPct: { label: 'MFU', unit: '%', min: 0, max: 100, needs: 'tokens/s (or samples/s), FLOPs per token and the GPU’s dense peak' },
+  samplesPerSec: {
+    label: 'Samples/s',
+    unit: '/s',
+    min: 0,
+    max: 1e12,
+    needs: 'a training loop reporting throughput (python/saturate_report.py)',
+  },
+  tokensPerSec: {
+    label: 'Tokens/s',
+    unit: '/s',
+    min: 0,
+    max: 1e15,
+    needs: 'a training loop reporting throughput (python/saturate_report.py)',
+  },
+  stepsPerSec: {
+    label: 'Steps/s',
+    unit: '/s',
+    min: 0,
+    max: 1e6,
+    needs: 'a training loop reporting throughput (python/saturate_report.py)',
+  },
+  mfuPct: {
+    label: 'MFU',
+    unit: '%',
+    min: 0,
+    max: 100,
+    needs: 'tokens/s (or samples/s), FLOPs per token and the GPU’s dense peak',
+  },
 } as const satisfies Record<string, MetricInfo>;
 
 export type MetricId = keyof typeof METRICS;
@@ -88,10 +124,14 @@ export function densePeakTflops(gpuName: string): number | null {
 const THERMAL = ['SwThermalSlowdown', 'HwThermalSlowdown'];
 const LIMITING = ['SwPowerCap', 'HwSlowdown', 'HwPowerBrakeSlowdown', ...THERMAL];
 
-const ratioPct = (a: number | null, b: number | null): number | null => (a === null || b === null || b <= 0 ? null : (100 * a) / b);
+const ratioPct = (a: number | null, b: number | null): number | null =>
+  a === null || b === null || b <= 0 ? null : (100 * a) / b;
 
 /** The GPU's own metrics and their null reasons. */
-function gpuValues(g: GpuSample): { values: Partial<Record<MetricId, number | null>>; why: Partial<Record<MetricId, string>> } {
+function gpuValues(g: GpuSample): {
+  values: Partial<Record<MetricId, number | null>>;
+  why: Partial<Record<MetricId, string>>;
+} {
   const r = g.clockEventReasons;
   const values: Partial<Record<MetricId, number | null>> = {
     gpuUtilPct: g.gpuUtilPct,
@@ -114,11 +154,23 @@ function gpuValues(g: GpuSample): { values: Partial<Record<MetricId, number | nu
     processCount: g.processes === null ? null : g.processes.length,
   };
   const src: Partial<Record<MetricId, keyof GpuSample>> = {
-    gpuUtilPct: 'gpuUtilPct', memUtilPct: 'memUtilPct', memUsedGiB: 'memUsedBytes', powerWatts: 'powerWatts',
-    powerPctOfLimit: 'powerWatts', temperatureC: 'temperatureC', smClockMhz: 'smClockMhz', smClockPctOfMax: 'smClockMhz',
-    pcieRxGBps: 'pcieRxBytesPerSec', smActivePct: 'smActivePct', smOccupancyPct: 'smOccupancyPct',
-    tensorActivePct: 'tensorActivePct', dramActivePct: 'dramActivePct', fp32ActivePct: 'fp32ActivePct',
-    powerCapActive: 'clockEventReasons', thermalSlowdownActive: 'clockEventReasons', clockLimitedActive: 'clockEventReasons',
+    gpuUtilPct: 'gpuUtilPct',
+    memUtilPct: 'memUtilPct',
+    memUsedGiB: 'memUsedBytes',
+    powerWatts: 'powerWatts',
+    powerPctOfLimit: 'powerWatts',
+    temperatureC: 'temperatureC',
+    smClockMhz: 'smClockMhz',
+    smClockPctOfMax: 'smClockMhz',
+    pcieRxGBps: 'pcieRxBytesPerSec',
+    smActivePct: 'smActivePct',
+    smOccupancyPct: 'smOccupancyPct',
+    tensorActivePct: 'tensorActivePct',
+    dramActivePct: 'dramActivePct',
+    fp32ActivePct: 'fp32ActivePct',
+    powerCapActive: 'clockEventReasons',
+    thermalSlowdownActive: 'clockEventReasons',
+    clockLimitedActive: 'clockEventReasons',
     processCount: 'processes',
   };
   const why: Partial<Record<MetricId, string>> = {};
@@ -154,10 +206,17 @@ export function toPoint(msg: StreamMessage, gpuIndex: number, ctx: MetricContext
   const flops = t?.flopsPerUnit ?? ctx.flopsPerUnit ?? null;
   const peak = ctx.peakTflops ?? (g ? densePeakTflops(g.name) : null);
   values.mfuPct = rate === null || flops === null || peak === null ? null : (100 * rate * flops) / (peak * 1e12);
-  for (const id of ['cpuPct', 'maxCorePct'] as const) if (values[id] === null) why[id] = 'the source sends no host metrics';
-  for (const id of ['samplesPerSec', 'tokensPerSec', 'stepsPerSec'] as const) if (values[id] === null) why[id] = 'no throughput reported in the last 10 s';
+  for (const id of ['cpuPct', 'maxCorePct'] as const)
+    if (values[id] === null) why[id] = 'the source sends no host metrics';
+  for (const id of ['samplesPerSec', 'tokensPerSec', 'stepsPerSec'] as const)
+    if (values[id] === null) why[id] = 'no throughput reported in the last 10 s';
   if (values.mfuPct === null) {
-    why.mfuPct = rate === null ? 'no tokens/s or samples/s reported' : flops === null ? 'no FLOPs per token (flopsPerUnit) reported' : `no known dense peak for ${g?.name ?? 'this GPU'}`;
+    why.mfuPct =
+      rate === null
+        ? 'no tokens/s or samples/s reported'
+        : flops === null
+          ? 'no FLOPs per token (flopsPerUnit) reported'
+          : `no known dense peak for ${g?.name ?? 'this GPU'}`;
   }
   return { tMs: msg.sampledAtMs, values, why };
 }
@@ -168,6 +227,13 @@ export function formatMetric(id: MetricId, v: number | null): string {
   const info: MetricInfo = METRICS[id];
   if (info.unit === '0/1') return `${Math.round(v * 100)}% of the time`;
   const abs = Math.abs(v);
-  const n = abs >= 10000 ? Math.round(v).toLocaleString('en-US') : abs >= 100 ? String(Math.round(v)) : abs >= 10 ? v.toFixed(0) : v.toFixed(1);
+  const n =
+    abs >= 10000
+      ? Math.round(v).toLocaleString('en-US')
+      : abs >= 100
+        ? String(Math.round(v))
+        : abs >= 10
+          ? v.toFixed(0)
+          : v.toFixed(1);
   return info.unit === '%' || info.unit.startsWith('/') ? `${n}${info.unit}` : info.unit ? `${n} ${info.unit}` : n;
 }

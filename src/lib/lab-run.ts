@@ -44,7 +44,11 @@ export function stepPoints(state: RunState, points: readonly MetricPoint[]): Met
  * Evaluates the live step on `points` (oldest first, the whole session) and moves on when it
  * passes. Returns the new state (the same object when nothing changed) and the live result.
  */
-export function advanceRun(steps: readonly RunStep[], state: RunState, points: readonly MetricPoint[]): { state: RunState; result: CheckResult | null; done: boolean } {
+export function advanceRun(
+  steps: readonly RunStep[],
+  state: RunState,
+  points: readonly MetricPoint[],
+): { state: RunState; result: CheckResult | null; done: boolean } {
   const step = steps[state.index];
   if (!step) return { state, result: null, done: true };
   const first = points[0];
@@ -57,7 +61,13 @@ export function advanceRun(steps: readonly RunStep[], state: RunState, points: r
   const span = checkSpanS(step.check) * 1000;
   const tail = seen.filter((p) => p.tMs > last.tMs - span);
   const baseline: Partial<Record<MetricId, number | null>> = {};
-  const ids = new Set<MetricId>([...checkMetrics(step.check), 'samplesPerSec', 'tokensPerSec', 'stepsPerSec', 'gpuUtilPct']);
+  const ids = new Set<MetricId>([
+    ...checkMetrics(step.check),
+    'samplesPerSec',
+    'tokensPerSec',
+    'stepsPerSec',
+    'gpuUtilPct',
+  ]);
   for (const id of ids) {
     const vals = tail.map((p) => p.values[id]).filter((v): v is number => v !== null);
     baseline[id] = vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : null;
@@ -75,9 +85,18 @@ export function advanceRun(steps: readonly RunStep[], state: RunState, points: r
  * One in-page simulator tick as the server would stream it (same generator as `--source sim:`).
  * @example simMessage('data-starved', 12_500, 'lab', { numWorkers: 8 }, 25)
  */
-export function simMessage(scenarioId: string, tMs: number, seed: string | number, knobs: Readonly<Record<string, number>>, seq: number, epochMs = 0): StreamMessage {
+export function simMessage(
+  scenarioId: string,
+  tMs: number,
+  seed: string | number,
+  knobs: Readonly<Record<string, number>>,
+  seq: number,
+  epochMs = 0,
+): StreamMessage {
   const frame = sampleAt(scenarioId, tMs, seed, knobs);
-  const knobText = Object.entries(knobs).map(([k, v]) => `${k}=${v}`).join('&');
+  const knobText = Object.entries(knobs)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
   return {
     seq,
     sampledAtMs: epochMs + tMs,

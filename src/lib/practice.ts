@@ -10,7 +10,11 @@ export const PRACTICE_SIZE = 30;
  * shuffled so topics are interleaved unpredictably.
  * @example drawPractice(bank, 'k3x9q2').length // 30 (or the bank size when smaller)
  */
-export function drawPractice<Q extends { id: string; topic: string }>(bank: readonly Q[], seed: string, size = PRACTICE_SIZE): Q[] {
+export function drawPractice<Q extends { id: string; topic: string }>(
+  bank: readonly Q[],
+  seed: string,
+  size = PRACTICE_SIZE,
+): Q[] {
   const byTopic = new Map<string, Q[]>();
   const seen = new Set<string>();
   for (const q of bank) {
@@ -18,7 +22,9 @@ export function drawPractice<Q extends { id: string; topic: string }>(bank: read
     seen.add(q.id);
     byTopic.set(q.topic, [...(byTopic.get(q.topic) ?? []), q]);
   }
-  const queues = shuffled([...byTopic.keys()].sort(), `${seed}:topics`).map((t) => shuffled(byTopic.get(t)!, `${seed}:${t}`));
+  const queues = shuffled([...byTopic.keys()].sort(), `${seed}:topics`).map((t) =>
+    shuffled(byTopic.get(t)!, `${seed}:${t}`),
+  );
   const picked: Q[] = [];
   while (picked.length < size && queues.some((q) => q.length > 0)) {
     for (const queue of queues) {

@@ -52,9 +52,13 @@ export function shuffledOptions(q: ChoiceQuizQuestion, seed: string): QuizOption
 
 /** True when the response is exactly right: the one correct option, every correct option and no wrong one, or a number within tolerance. */
 export function isCorrect(q: QuizQuestion, r: QuizResponse): boolean {
-  if (q.kind === 'numeric') return r.kind === 'numeric' && Number.isFinite(r.value) && Math.abs(r.value - q.answer) <= q.tolerance + 1e-9;
+  if (q.kind === 'numeric')
+    return r.kind === 'numeric' && Number.isFinite(r.value) && Math.abs(r.value - q.answer) <= q.tolerance + 1e-9;
   if (r.kind === 'numeric') return false;
-  const want = q.options.filter((o) => o.correct).map((o) => o.key).sort();
+  const want = q.options
+    .filter((o) => o.correct)
+    .map((o) => o.key)
+    .sort();
   const got = [...new Set(r.choices)].sort();
   return want.length === got.length && want.every((k, i) => k === got[i]);
 }
@@ -69,7 +73,10 @@ export function matchMistake(q: NumericQuizQuestion, value: number): { value: nu
  * @example parseNumber('1,234.5') // 1234.5
  */
 export function parseNumber(input: string): number | null {
-  let s = input.trim().replace(/[\s\u00a0\u202f_]/g, '').replace(/(%|[a-zA-Z$€£/]+)$/u, '');
+  let s = input
+    .trim()
+    .replace(/[\s\u00a0\u202f_]/g, '')
+    .replace(/(%|[a-zA-Z$€£/]+)$/u, '');
   if (s.includes(',') && s.includes('.')) s = s.replace(/,/g, '');
   else if (/^-?\d{1,3}(,\d{3})+$/.test(s)) s = s.replace(/,/g, '');
   else s = s.replace(',', '.');

@@ -131,7 +131,13 @@ function groupAnswers(events: readonly Foldable[]): Map<string, AnswerEvent[]> {
   return m;
 }
 
-function rebuildQuestion(states: Map<string, QuestionState>, qid: string, byQuestion: Map<string, AnswerEvent[]>, undone: Set<string>, upTo: Foldable): void {
+function rebuildQuestion(
+  states: Map<string, QuestionState>,
+  qid: string,
+  byQuestion: Map<string, AnswerEvent[]>,
+  undone: Set<string>,
+  upTo: Foldable,
+): void {
   states.delete(qid);
   for (const a of byQuestion.get(qid) ?? []) if (compareEvents(a, upTo) < 0 && !undone.has(a.id)) apply(states, a);
 }
@@ -149,7 +155,12 @@ export interface ReviewQueue<Q> {
  * then up to `newLimit` never-answered questions in bank order. Questions no longer in the bank
  * are left out.
  */
-export function reviewQueue<Q extends { id: string }>(bank: readonly Q[], schedule: Schedule, now: number, newLimit = NEW_PER_SESSION): ReviewQueue<Q> {
+export function reviewQueue<Q extends { id: string }>(
+  bank: readonly Q[],
+  schedule: Schedule,
+  now: number,
+  newLimit = NEW_PER_SESSION,
+): ReviewQueue<Q> {
   const due: { q: Q; dueMs: number }[] = [];
   const fresh: Q[] = [];
   for (const q of bank) {

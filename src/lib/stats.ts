@@ -119,7 +119,13 @@ export function computeStats(events: readonly ProgressEvent[], now: number, opti
   for (let i = 0; i < HEATMAP_DAYS; i++) {
     const a = answersByDay[i]!;
     const r = readsByDay[i]!;
-    heatmap.push({ day: dayToIso(first + i), weekday: weekdayOf(first + i), answers: a, cardsRead: r, level: level(a + r) });
+    heatmap.push({
+      day: dayToIso(first + i),
+      weekday: weekdayOf(first + i),
+      answers: a,
+      cardsRead: r,
+      level: level(a + r),
+    });
   }
 
   const rows: TopicStats[] = [...topics.entries()].map(([t, s]) => ({

@@ -12,7 +12,12 @@ export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n ==
  * @example streakLabel({ current: 3, todayDone: true, freezesHeld: 1, ... }) // "Streak: 3 days, today done. 1 freeze held. Open your progress."
  */
 export function streakLabel(s: Pick<StreakSummary, 'current' | 'todayDone' | 'freezesHeld'>): string {
-  const today = s.current === 0 ? 'Read a card or answer 5 questions to start one' : s.todayDone ? 'today done' : 'keep it going today';
+  const today =
+    s.current === 0
+      ? 'Read a card or answer 5 questions to start one'
+      : s.todayDone
+        ? 'today done'
+        : 'keep it going today';
   const freezes = s.freezesHeld ? ` ${plural(s.freezesHeld, 'freeze')} held.` : '';
   return `Streak: ${plural(s.current, 'day')}, ${today}.${freezes} Open your progress.`;
 }

@@ -38,7 +38,15 @@ export function offsetMinutesIn(tz: string, at: number): number {
   if (hit !== undefined) return hit;
   let f = formatters.get(tz);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+    });
     formatters.set(tz, f);
   }
   const t = slot * 900_000;
@@ -90,7 +98,8 @@ export function activeDays(events: readonly DayEvent[]): number[] {
   const days = new Set<number>();
   for (const e of events) {
     // A card read to its end, or a lab completed, counts the day on its own.
-    if (e.type === 'card-read' || (e.type === 'lab-done' && e.passed !== false)) days.add(localDay(e.at, e.tz, e.offsetMin));
+    if (e.type === 'card-read' || (e.type === 'lab-done' && e.passed !== false))
+      days.add(localDay(e.at, e.tz, e.offsetMin));
     else if (e.type === 'answer') {
       const d = localDay(e.at, e.tz, e.offsetMin);
       const n = (answers.get(d) ?? 0) + 1;
@@ -165,6 +174,14 @@ export function computeStreak(events: readonly DayEvent[], now: number, tz: stri
     status.set(today, 'pending');
   }
   const week = [];
-  for (let d = today - 6; d <= today; d++) week.push({ day: dayToIso(d), weekday: weekdayOf(d), status: status.get(d) ?? 'missed' });
-  return { current: prev === null ? 0 : run, longest, freezesHeld: freezes, todayDone, frozenDays: frozen.map(dayToIso), week };
+  for (let d = today - 6; d <= today; d++)
+    week.push({ day: dayToIso(d), weekday: weekdayOf(d), status: status.get(d) ?? 'missed' });
+  return {
+    current: prev === null ? 0 : run,
+    longest,
+    freezesHeld: freezes,
+    todayDone,
+    frozenDays: frozen.map(dayToIso),
+    week,
+  };
 }

@@ -3,4 +3,7 @@ import type { APIRoute } from 'astro';
 import { getBank } from '../data/deck.ts';
 import { getLabBank } from '../data/labs.ts';
 
-export const GET: APIRoute = async () => new Response(JSON.stringify([...(await getBank()), ...(await getLabBank())]), { headers: { 'Content-Type': 'application/json' } });
+export const GET: APIRoute = async () =>
+  new Response(JSON.stringify([...(await getBank()), ...(await getLabBank())]), {
+    headers: { 'Content-Type': 'application/json' },
+  });

@@ -182,9 +182,28 @@ export type Health = z.output<typeof HealthSchema>;
 
 /** Field names of GPU metrics that may be null (handy for tables and for `nullReasons`). */
 export const GPU_METRIC_FIELDS = [
-  'gpuUtilPct', 'memUtilPct', 'memUsedBytes', 'memTotalBytes', 'memReservedBytes', 'powerWatts',
-  'powerLimitWatts', 'temperatureC', 'smClockMhz', 'smClockMaxMhz', 'memClockMhz', 'memClockMaxMhz',
-  'pcieTxBytesPerSec', 'pcieRxBytesPerSec', 'clockEventReasons', 'processes', 'smActivePct',
-  'smOccupancyPct', 'tensorActivePct', 'dramActivePct', 'fp16ActivePct', 'fp32ActivePct', 'fp64ActivePct',
+  'gpuUtilPct',
+  'memUtilPct',
+  'memUsedBytes',
+  'memTotalBytes',
+  'memReservedBytes',
+  'powerWatts',
+  'powerLimitWatts',
+  'temperatureC',
+  'smClockMhz',
+  'smClockMaxMhz',
+  'memClockMhz',
+  'memClockMaxMhz',
+  'pcieTxBytesPerSec',
+  'pcieRxBytesPerSec',
+  'clockEventReasons',
+  'processes',
+  'smActivePct',
+  'smOccupancyPct',
+  'tensorActivePct',
+  'dramActivePct',
+  'fp16ActivePct',
+  'fp32ActivePct',
+  'fp64ActivePct',
 ] as const satisfies readonly (keyof GpuSample)[];
 export type GpuMetricField = (typeof GPU_METRIC_FIELDS)[number];

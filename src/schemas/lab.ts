@@ -23,7 +23,11 @@ const MetricCheckSchema = z.strictObject({
   ratioTo: z.literal('previous-step').optional(),
 });
 
-type CheckInput = z.infer<typeof MetricCheckSchema> | { all: CheckInput[] } | { any: CheckInput[] } | { forAtLeastS: number; check: CheckInput };
+type CheckInput =
+  | z.infer<typeof MetricCheckSchema>
+  | { all: CheckInput[] }
+  | { any: CheckInput[] }
+  | { forAtLeastS: number; check: CheckInput };
 
 /**
  * A check written as data: a threshold, `{ all: [...] }`, `{ any: [...] }` or
@@ -31,12 +35,18 @@ type CheckInput = z.infer<typeof MetricCheckSchema> | { all: CheckInput[] } | { 
  * with a message that says the fix (see `validateCheck`).
  */
 const RawCheckSchema: z.ZodType<CheckInput> = z.lazy(() =>
-  z.union([
-    MetricCheckSchema,
-    z.strictObject({ all: z.array(RawCheckSchema).min(1, '`all` needs at least one check.') }),
-    z.strictObject({ any: z.array(RawCheckSchema).min(1, '`any` needs at least one check.') }),
-    z.strictObject({ forAtLeastS: z.number(), check: RawCheckSchema }),
-  ], { error: 'A check is { metric, agg, windowS, op, value }, { all: [...] }, { any: [...] } or { forAtLeastS, check }.' }),
+  z.union(
+    [
+      MetricCheckSchema,
+      z.strictObject({ all: z.array(RawCheckSchema).min(1, '`all` needs at least one check.') }),
+      z.strictObject({ any: z.array(RawCheckSchema).min(1, '`any` needs at least one check.') }),
+      z.strictObject({ forAtLeastS: z.number(), check: RawCheckSchema }),
+    ],
+    {
+      error:
+        'A check is { metric, agg, windowS, op, value }, { all: [...] }, { any: [...] } or { forAtLeastS, check }.',
+    },
+  ),
 );
 
 export const CheckSchema: z.ZodType<Check> = RawCheckSchema.superRefine((c, ctx) => {
@@ -49,7 +59,9 @@ const KnobsSchema = z.record(z.string(), z.number()).default({});
 /** What the in-page simulator (or the server's `sim:`) plays: a scenario and its knobs. */
 export const SimPlaySchema = z.strictObject({
   /** Scenario id from src/lib/sim (idle, data-starved, small-kernels, memory-bound, compute-bound, throttled, nccl-hang, straggler). */
-  scenario: z.enum(SCENARIO_IDS as [string, ...string[]], { error: `\`scenario\` must be one of: ${SCENARIO_IDS.join(', ')}.` }),
+  scenario: z.enum(SCENARIO_IDS as [string, ...string[]], {
+    error: `\`scenario\` must be one of: ${SCENARIO_IDS.join(', ')}.`,
+  }),
   /** Knob values; unknown knobs are rejected. */
   knobs: KnobsSchema,
 });
@@ -57,7 +69,9 @@ export const SimPlaySchema = z.strictObject({
 /** Problems with knobs that the scenario does not have. */
 function knobProblems(scenario: string, knobs: Record<string, number>, where: string): string[] {
   const known = getScenario(scenario).knobs.map((k) => k.id);
-  return Object.keys(knobs).filter((k) => !known.includes(k)).map((k) => `${where}: scenario "${scenario}" has no knob "${k}"; knobs: ${known.join(', ') || 'none'}.`);
+  return Object.keys(knobs)
+    .filter((k) => !known.includes(k))
+    .map((k) => `${where}: scenario "${scenario}" has no knob "${k}"; knobs: ${known.join(', ') || 'none'}.`);
 }
 
 /** One step: what to do, the check that says it worked, a hint, and what the simulator plays. */
@@ -115,11 +129,16 @@ export const LabSchema = z
     /** What a real run needs: any NVIDIA GPU, Hopper or newer (for GPM), or nothing. */
     needs: z.enum(['gpu', 'hopper', 'none'], { error: '`needs` must be gpu, hopper or none.' }),
     /** The PyTorch script for the real-GPU runs, e.g. workloads/dataloader.py. */
-    workload: z.string().regex(/^workloads\/[a-z0-9_]+\.py$/, 'A workload is a script under workloads/, e.g. workloads/dataloader.py.').optional(),
+    workload: z
+      .string()
+      .regex(/^workloads\/[a-z0-9_]+\.py$/, 'A workload is a script under workloads/, e.g. workloads/dataloader.py.')
+      .optional(),
     /** Charts of the metrics the lab is about (1–3). */
     charts: z.array(LabChartSchema).min(1).max(3),
     /** For MFU: model FLOPs per token when the workload does not report it, and optionally the peak. */
-    mfu: z.strictObject({ flopsPerToken: z.number().positive(), peakTflops: z.number().positive().optional() }).optional(),
+    mfu: z
+      .strictObject({ flopsPerToken: z.number().positive(), peakTflops: z.number().positive().optional() })
+      .optional(),
     /** For cost: the assumed price per GPU-hour used in the page's cost box. */
     cost: z.strictObject({ usdPerGpuHour: z.number().positive() }).optional(),
     /** Show the roofline figure (H100 SXM) on the page. */
@@ -132,14 +151,27 @@ export const LabSchema = z
   .superRefine((lab, ctx) => {
     const ids = new Set<string>();
     lab.steps.forEach((s, i) => {
-      if (ids.has(s.id)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'id'], message: `Step id "${s.id}" is used twice; step ids are unique within a lab.` });
+      if (ids.has(s.id))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['steps', i, 'id'],
+          message: `Step id "${s.id}" is used twice; step ids are unique within a lab.`,
+        });
       ids.add(s.id);
-      for (const m of knobProblems(s.sim.scenario, s.sim.knobs, `steps[${i}].sim.knobs`)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'sim'], message: m });
-      if (s.fix) for (const m of knobProblems(s.fix.scenario ?? s.sim.scenario, s.fix.knobs, `steps[${i}].fix.knobs`)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'fix'], message: m });
+      for (const m of knobProblems(s.sim.scenario, s.sim.knobs, `steps[${i}].sim.knobs`))
+        ctx.addIssue({ code: 'custom', path: ['steps', i, 'sim'], message: m });
+      if (s.fix)
+        for (const m of knobProblems(s.fix.scenario ?? s.sim.scenario, s.fix.knobs, `steps[${i}].fix.knobs`))
+          ctx.addIssue({ code: 'custom', path: ['steps', i, 'fix'], message: m });
     });
     lab.charts.forEach((c, i) => {
       for (const m of c.metrics) {
-        if (!isMetricId(m)) ctx.addIssue({ code: 'custom', path: ['charts', i, 'metrics'], message: `charts[${i}]: unknown metric "${m}". Use one of: ${METRIC_IDS.join(', ')}.` });
+        if (!isMetricId(m))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['charts', i, 'metrics'],
+            message: `charts[${i}]: unknown metric "${m}". Use one of: ${METRIC_IDS.join(', ')}.`,
+          });
       }
     });
   });

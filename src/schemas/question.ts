@@ -12,9 +12,15 @@ export const OptionSchema = z.object({
     .string()
     .trim()
     .min(1, 'An option needs text.')
-    .refine((t) => !POSITIONAL.test(t), 'Options are shuffled, so "all/none of the above" style options are not allowed: make each option stand alone.'),
+    .refine(
+      (t) => !POSITIONAL.test(t),
+      'Options are shuffled, so "all/none of the above" style options are not allowed: make each option stand alone.',
+    ),
   /** Why this option is right or wrong (Markdown). Every option has one, right or wrong. */
-  why: z.string({ error: 'Every option needs a `why`: explain why it is right or wrong.' }).trim().min(10, 'Every option needs a `why` of at least a short sentence explaining why it is right or wrong.'),
+  why: z
+    .string({ error: 'Every option needs a `why`: explain why it is right or wrong.' })
+    .trim()
+    .min(10, 'Every option needs a `why` of at least a short sentence explaining why it is right or wrong.'),
   /** True for a correct option. Omit for wrong ones. */
   correct: z.boolean().default(false),
 });
@@ -40,7 +46,10 @@ export const SingleQuestionSchema = z
     /** One correct answer, picked with a radio button. */
     kind: z.literal('single'),
     /** 2–6 options; exactly one has `correct: true`. */
-    options: z.array(OptionSchema).min(2, 'A question needs at least 2 options.').max(6, 'At most 6 options: more is a reading test, not a quiz.'),
+    options: z
+      .array(OptionSchema)
+      .min(2, 'A question needs at least 2 options.')
+      .max(6, 'At most 6 options: more is a reading test, not a quiz.'),
   })
   .refine((q) => q.options.filter((o) => o.correct).length === 1, {
     message: 'A `single` question needs exactly one option with `correct: true`. Mark one, or use kind `multiple`.',
@@ -54,7 +63,10 @@ export const MultipleQuestionSchema = z
     /** Select all that apply, with checkboxes. */
     kind: z.literal('multiple'),
     /** 3–6 options; at least one correct and at least one wrong. */
-    options: z.array(OptionSchema).min(3, 'A `multiple` question needs at least 3 options.').max(6, 'At most 6 options.'),
+    options: z
+      .array(OptionSchema)
+      .min(3, 'A `multiple` question needs at least 3 options.')
+      .max(6, 'At most 6 options.'),
   })
   .refine((q) => q.options.some((o) => o.correct) && q.options.some((o) => !o.correct), {
     message: 'A `multiple` question needs at least one correct and at least one wrong option.',
@@ -87,13 +99,18 @@ export const NumericQuestionSchema = z
     mistakes: z.array(NumericMistakeSchema).default([]),
   })
   .refine((q) => q.mistakes.every((m) => Math.abs(m.value - q.answer) > q.tolerance), {
-    message: 'A listed mistake lies within the tolerance of the answer, so it would be marked right. Tighten `tolerance` or fix the mistake value.',
+    message:
+      'A listed mistake lies within the tolerance of the answer, so it would be marked right. Tighten `tolerance` or fix the mistake value.',
     path: ['mistakes'],
   });
 
 /** A quiz question; `kind` decides its shape. */
-export const QuestionSchema = z.discriminatedUnion('kind', [SingleQuestionSchema, MultipleQuestionSchema, NumericQuestionSchema], {
-  error: 'A question needs `kind`: one of single, multiple or numeric.',
-});
+export const QuestionSchema = z.discriminatedUnion(
+  'kind',
+  [SingleQuestionSchema, MultipleQuestionSchema, NumericQuestionSchema],
+  {
+    error: 'A question needs `kind`: one of single, multiple or numeric.',
+  },
+);
 export type Question = z.output<typeof QuestionSchema>;
 export type QuestionKind = Question['kind'];

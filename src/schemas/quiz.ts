@@ -13,7 +13,10 @@ export const CuratedQuizSchema = z.object({
   questions: z
     .array(z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Question ids are kebab-case.'))
     .length(PRACTICE_SIZE, `A practice quiz has exactly ${PRACTICE_SIZE} questions.`)
-    .refine((ids) => new Set(ids).size === ids.length, 'A question is listed twice: each question appears once per quiz.'),
+    .refine(
+      (ids) => new Set(ids).size === ids.length,
+      'A question is listed twice: each question appears once per quiz.',
+    ),
 });
 export type CuratedQuiz = z.output<typeof CuratedQuizSchema>;
 

@@ -3,11 +3,31 @@
  * topics appear on the home and topic pages.
  */
 export const TOPICS = [
-  { id: 'meters', title: 'Reading the meters', blurb: 'What GPU-Util, memory, power, clocks and the profiling counters really measure.' },
-  { id: 'training', title: 'Diagnosing training', blurb: 'Data loaders, syncs, small kernels, precision, memory and distributed stalls.' },
-  { id: 'useful-work', title: 'Measuring useful work', blurb: 'Throughput, MFU and HFU, dense peaks and MBU: the numbers that pay the bill.' },
-  { id: 'serving', title: 'Serving and sharing', blurb: 'Batching, right-sizing, MIG, MPS, time-slicing and the cost of idle GPUs.' },
-  { id: 'tooling', title: 'Tooling', blurb: 'nvidia-smi, DCGM, Nsight Systems and Compute, the PyTorch profiler, Prometheus.' },
+  {
+    id: 'meters',
+    title: 'Reading the meters',
+    blurb: 'What GPU-Util, memory, power, clocks and the profiling counters really measure.',
+  },
+  {
+    id: 'training',
+    title: 'Diagnosing training',
+    blurb: 'Data loaders, syncs, small kernels, precision, memory and distributed stalls.',
+  },
+  {
+    id: 'useful-work',
+    title: 'Measuring useful work',
+    blurb: 'Throughput, MFU and HFU, dense peaks and MBU: the numbers that pay the bill.',
+  },
+  {
+    id: 'serving',
+    title: 'Serving and sharing',
+    blurb: 'Batching, right-sizing, MIG, MPS, time-slicing and the cost of idle GPUs.',
+  },
+  {
+    id: 'tooling',
+    title: 'Tooling',
+    blurb: 'nvidia-smi, DCGM, Nsight Systems and Compute, the PyTorch profiler, Prometheus.',
+  },
 ] as const;
 
 export type TopicId = (typeof TOPICS)[number]['id'];

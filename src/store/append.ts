@@ -20,7 +20,19 @@ import { promisifyRequest, type UseStore } from 'idb-keyval';
 import type { AppEvent } from '../lib/events.ts';
 import { ANSWERS_PER_DAY, dayNumber } from '../lib/days.ts';
 import { defaultStore, idbBackend } from './kv.ts';
-import { buildRecord, type RecordableDetail, CHANNEL_NAME, CURRENT_SCHEMA_VERSION, deviceDay, deviceZoneName, eventKey, PING_KEY, readStreakCache, savedRecord, writeStreakCache } from './record.ts';
+import {
+  buildRecord,
+  type RecordableDetail,
+  CHANNEL_NAME,
+  CURRENT_SCHEMA_VERSION,
+  deviceDay,
+  deviceZoneName,
+  eventKey,
+  PING_KEY,
+  readStreakCache,
+  savedRecord,
+  writeStreakCache,
+} from './record.ts';
 
 type StoredRecord = ReturnType<typeof buildRecord>;
 
@@ -121,7 +133,12 @@ export async function storeIsEmpty(store: UseStore = defaultStore()): Promise<bo
 export async function savedStateOf(cardId: string, store: UseStore = defaultStore()): Promise<boolean> {
   let newest: { at: number; id: string; saved: unknown } | undefined;
   const look = (e: { type?: unknown; cardId?: unknown; at: number; id: string; saved: unknown } | null) => {
-    if (e?.type === 'saved' && e.cardId === cardId && (!newest || e.at > newest.at || (e.at === newest.at && e.id > newest.id))) newest = e;
+    if (
+      e?.type === 'saved' &&
+      e.cardId === cardId &&
+      (!newest || e.at > newest.at || (e.at === newest.at && e.id > newest.id))
+    )
+      newest = e;
   };
   for (const [key, value] of await withTimeout(idbBackend(store).readAll())) {
     if (key.startsWith('e:')) look(value as never);
@@ -132,5 +149,15 @@ export async function savedStateOf(cardId: string, store: UseStore = defaultStor
 
 /** The zero streak for an empty log, cached for today (the header badge). */
 export function cacheEmptyStreak(now = Date.now()): void {
-  writeStreakCache({ day: deviceDay(now), tz: deviceZoneName(now), current: 0, todayDone: false, freezesHeld: 0, currentIfTodayDone: 1, freezesIfTodayDone: 0, answersToday: 0, readToday: false });
+  writeStreakCache({
+    day: deviceDay(now),
+    tz: deviceZoneName(now),
+    current: 0,
+    todayDone: false,
+    freezesHeld: 0,
+    currentIfTodayDone: 1,
+    freezesIfTodayDone: 0,
+    answersToday: 0,
+    readToday: false,
+  });
 }

@@ -42,7 +42,13 @@ export const ScheduleCacheSchema = z.strictObject({
   /** Order-free hash of the folded event ids, to detect a log that changed under the horizon. */
   idsHash: z.int(),
   questions: z.array(
-    z.tuple([z.string(), z.strictObject({ card: CardJson, last: z.nullable(z.strictObject({ answerId: z.string(), log: LogJson, prevDueMs: z.number() })) })]),
+    z.tuple([
+      z.string(),
+      z.strictObject({
+        card: CardJson,
+        last: z.nullable(z.strictObject({ answerId: z.string(), log: LogJson, prevDueMs: z.number() })),
+      }),
+    ]),
   ),
 });
 export type ScheduleCache = z.output<typeof ScheduleCacheSchema>;
@@ -70,8 +76,19 @@ export function scheduleToCache(s: Schedule, events: readonly ProgressEvent[]): 
     questions: [...s.questions].map(([q, { card, last }]) => [
       q,
       {
-        card: { ...card, due: ms(card.due), last_review: card.last_review ? ms(card.last_review) : null, state: card.state },
-        last: last ? { answerId: last.answerId, prevDueMs: last.prevDueMs, log: { ...last.log, due: ms(last.log.due), review: ms(last.log.review) } } : null,
+        card: {
+          ...card,
+          due: ms(card.due),
+          last_review: card.last_review ? ms(card.last_review) : null,
+          state: card.state,
+        },
+        last: last
+          ? {
+              answerId: last.answerId,
+              prevDueMs: last.prevDueMs,
+              log: { ...last.log, due: ms(last.log.due), review: ms(last.log.review) },
+            }
+          : null,
       },
     ]),
   };
@@ -89,7 +106,9 @@ export function scheduleFromCache(raw: unknown, events: readonly ProgressEvent[]
   for (const [q, s] of c.questions) {
     questions.set(q, {
       card: TypeConvert.card({ ...s.card, last_review: s.card.last_review }),
-      last: s.last ? { answerId: s.last.answerId, prevDueMs: s.last.prevDueMs, log: TypeConvert.review_log(s.last.log) } : null,
+      last: s.last
+        ? { answerId: s.last.answerId, prevDueMs: s.last.prevDueMs, log: TypeConvert.review_log(s.last.log) }
+        : null,
     });
   }
   return { foldedCount: c.foldedCount, horizon: c.horizon, questions };

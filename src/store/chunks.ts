@@ -26,7 +26,10 @@ export const isChunkKey = (key: string) => key.startsWith('c:');
  * The writes that compact `singles` (sorted events read from `e:` keys): chunk puts and the
  * single keys to delete. Nothing when there are fewer than `COMPACT_AT`.
  */
-export function compaction(singles: readonly ProgressEvent[], keyOf: (id: string) => string): { puts: [string, ProgressEvent[]][]; dels: string[] } {
+export function compaction(
+  singles: readonly ProgressEvent[],
+  keyOf: (id: string) => string,
+): { puts: [string, ProgressEvent[]][]; dels: string[] } {
   if (singles.length < COMPACT_AT) return { puts: [], dels: [] };
   const puts: [string, ProgressEvent[]][] = [];
   for (let i = 0; i < singles.length; i += CHUNK_SIZE) {

@@ -12,7 +12,21 @@ const EVENT_ID = /^\d{1,15}-[a-z0-9]{4,32}$/;
 const ZONE = /^(?=.{1,64}$)(?:[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*|UTC[+-]\d{2}:\d{2})$/;
 const REF = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,199}$/;
 const CHOICE = /^[^\u0000-\u001f\u007f-\u009f]{0,8}$/;
-const KEYS = new Set(['id', 'at', 'tz', 'offsetMin', 'type', 'questionId', 'cardId', 'topic', 'choice', 'correct', 'timeMs', 'context', 'kind']);
+const KEYS = new Set([
+  'id',
+  'at',
+  'tz',
+  'offsetMin',
+  'type',
+  'questionId',
+  'cardId',
+  'topic',
+  'choice',
+  'correct',
+  'timeMs',
+  'context',
+  'kind',
+]);
 const CONTEXTS = new Set(['card', 'practice', 'review', 'retake', 'lab']);
 const KINDS = new Set(['single', 'multiple', 'numeric']);
 
@@ -26,14 +40,17 @@ export function isValidAnswerFast(v: unknown): v is AnswerEvent {
   if (r['type'] !== 'answer') return false;
   for (const k in r) if (!Object.hasOwn(r, k) || !KEYS.has(k)) return false;
   const { id, at, tz, offsetMin, choice, timeMs, kind } = r;
-  if (typeof id !== 'string' || !EVENT_ID.test(id) || !intIn(at, 0, 8.64e15) || !id.startsWith(`${at as number}-`)) return false;
+  if (typeof id !== 'string' || !EVENT_ID.test(id) || !intIn(at, 0, 8.64e15) || !id.startsWith(`${at as number}-`))
+    return false;
   if (typeof tz !== 'string' || !ZONE.test(tz) || !intIn(offsetMin, -840, 840)) return false;
   if (!isRef(r['questionId']) || !isRef(r['cardId']) || !isRef(r['topic'])) return false;
-  if (typeof r['correct'] !== 'boolean' || typeof timeMs !== 'number' || !(timeMs >= 0 && timeMs <= 8.64e7)) return false;
+  if (typeof r['correct'] !== 'boolean' || typeof timeMs !== 'number' || !(timeMs >= 0 && timeMs <= 8.64e7))
+    return false;
   if (!CONTEXTS.has(r['context'] as string)) return false;
   if (Array.isArray(choice)) {
     if (choice.length > 16) return false;
-    for (let i = 0; i < choice.length; i++) if (!Object.hasOwn(choice, i) || typeof choice[i] !== 'string' || !CHOICE.test(choice[i] as string)) return false;
+    for (let i = 0; i < choice.length; i++)
+      if (!Object.hasOwn(choice, i) || typeof choice[i] !== 'string' || !CHOICE.test(choice[i] as string)) return false;
   } else if (typeof choice !== 'number' || !Number.isFinite(choice)) return false;
   return 'kind' in r ? KINDS.has(kind as string) : true;
 }

@@ -4,14 +4,33 @@
  */
 import { activeAnswers, buildSchedule, type Schedule } from '../lib/review.ts';
 import { activeDays } from '../lib/streak.ts';
-import { backupFileName, backupToText, createBackup, newEvents, parseBackup, previewMerge, savedState, type BackupFile, type ImportPreview, type ImportRefusal } from '../lib/backup.ts';
+import {
+  backupFileName,
+  backupToText,
+  createBackup,
+  newEvents,
+  parseBackup,
+  previewMerge,
+  savedState,
+  type BackupFile,
+  type ImportPreview,
+  type ImportRefusal,
+} from '../lib/backup.ts';
 import { CACHE_KEY, scheduleFromCache, scheduleToCache } from './cache.ts';
 import { compaction } from './chunks.ts';
 import { readRecords } from './read.ts';
 import { deviceZoneName, eventKey } from './record.ts';
 import type { Backend } from './kv.ts';
 import { CURRENT_SCHEMA_VERSION } from './migrations.ts';
-import { compareEvents, describeIssues, parseEvent, type AnswerEvent, type Meta, type ProgressEvent, type QuarantinedRecord } from './schema.ts';
+import {
+  compareEvents,
+  describeIssues,
+  parseEvent,
+  type AnswerEvent,
+  type Meta,
+  type ProgressEvent,
+  type QuarantinedRecord,
+} from './schema.ts';
 import { joinTabs, type TabSync } from './sync.ts';
 import { measure, nowMs } from './timing.ts';
 
@@ -66,10 +85,14 @@ export interface OpenOptions {
 export type ImportResult = (ImportPreview & { applied: true }) | ImportRefusal;
 
 export const NOT_SAVED_MESSAGES: Record<NotSavedReason, string> = {
-  unavailable: 'This browser is not letting Saturate store data (private browsing or blocked site data), so your progress lasts only until you close this tab.',
-  blocked: 'Storage did not answer, so your progress is kept only until you close this tab. Closing other Saturate tabs and reloading may help.',
-  'write-failed': 'Saving failed, so progress from now on is kept only until you close this tab. Export a backup to keep it.',
-  'newer-version': 'Your progress was saved by a newer version of Saturate. Reload the page to update; until then nothing new is saved.',
+  unavailable:
+    'This browser is not letting Saturate store data (private browsing or blocked site data), so your progress lasts only until you close this tab.',
+  blocked:
+    'Storage did not answer, so your progress is kept only until you close this tab. Closing other Saturate tabs and reloading may help.',
+  'write-failed':
+    'Saving failed, so progress from now on is kept only until you close this tab. Export a backup to keep it.',
+  'newer-version':
+    'Your progress was saved by a newer version of Saturate. Reload the page to update; until then nothing new is saved.',
 };
 
 export { eventKey };
@@ -136,7 +159,11 @@ export class Progress {
     }
     measure('saturate:open-schedule', t);
     if (this.options.tabs !== false && !this.tabs) {
-      this.tabs = joinTabs((e) => this.merge(e), () => void this.reload(), this.options.channelName);
+      this.tabs = joinTabs(
+        (e) => this.merge(e),
+        () => void this.reload(),
+        this.options.channelName,
+      );
     }
     this.memo = null;
   }
@@ -266,7 +293,11 @@ export class Progress {
     for (const fn of this.listeners) fn(s);
   }
 
-  private async write(puts: readonly (readonly [string, unknown])[], dels: readonly string[] = [], quiet = false): Promise<void> {
+  private async write(
+    puts: readonly (readonly [string, unknown])[],
+    dels: readonly string[] = [],
+    quiet = false,
+  ): Promise<void> {
     try {
       await this.backend.write(puts, dels);
     } catch (err) {
@@ -279,14 +310,25 @@ export class Progress {
   private toMemory(reason: NotSavedReason, err?: unknown): void {
     this.backend = memoryBackend();
     const full = err instanceof Error && err.name === 'QuotaExceededError';
-    this.notSaved = { reason, message: full ? 'Storage on this device is full, so new progress is kept only until you close this tab. Free some space or export a backup.' : NOT_SAVED_MESSAGES[reason] };
+    this.notSaved = {
+      reason,
+      message: full
+        ? 'Storage on this device is full, so new progress is kept only until you close this tab. Free some space or export a backup.'
+        : NOT_SAVED_MESSAGES[reason],
+    };
     this.memo = null;
     this.emit();
   }
 
   /** Asks once, when the learner first has a day that counts, for storage the browser will not evict. */
   private async maybePersist(): Promise<void> {
-    if (this.meta.persistRequestedAt !== undefined || !this.storage?.persist || !this.backend.persistent || this.notSaved) return;
+    if (
+      this.meta.persistRequestedAt !== undefined ||
+      !this.storage?.persist ||
+      !this.backend.persistent ||
+      this.notSaved
+    )
+      return;
     if (!this.snapshot().hasRealProgress) return;
     this.meta = { ...this.meta, persistRequestedAt: this.clock() };
     let granted = false;
@@ -305,7 +347,9 @@ export class Progress {
 /** A recorded event that does not validate (a bug in the emitter). */
 export class ProgressRecordError extends Error {
   constructor(issues: string) {
-    super(`Progress not recorded: the event is malformed (${issues}). Fix the emitter to send the fields in src/lib/events.ts.`);
+    super(
+      `Progress not recorded: the event is malformed (${issues}). Fix the emitter to send the fields in src/lib/events.ts.`,
+    );
     this.name = 'ProgressRecordError';
   }
 }

@@ -8,7 +8,15 @@
  */
 import { APP_EVENT_TYPES, on, type AppEvent } from '../lib/events.ts';
 import { defaultStore, type UseStore } from './kv.ts';
-import { openProgress, recordAnswer, recordCardRead, recordLabDone, recordQuizDone, setSaved, undoAnswer } from './progress.ts';
+import {
+  openProgress,
+  recordAnswer,
+  recordCardRead,
+  recordLabDone,
+  recordQuizDone,
+  setSaved,
+  undoAnswer,
+} from './progress.ts';
 
 export type { AppEvent };
 /** The store's API, so a page loads this module and the store with one dynamic import (src/client/progress-boot.ts). */
@@ -44,7 +52,11 @@ export function recordAppEvent(e: AppEvent, store: UseStore = defaultStore()): P
  * Starts recording; returns a function that stops it. Idempotent: a second call returns the same
  * stop. `backlog`: events heard before this module loaded, recorded first, in order.
  */
-export function listenForProgress(store: UseStore = defaultStore(), onError: (err: unknown) => void = (err) => console.warn(err), backlog: readonly AppEvent[] = []): () => void {
+export function listenForProgress(
+  store: UseStore = defaultStore(),
+  onError: (err: unknown) => void = (err) => console.warn(err),
+  backlog: readonly AppEvent[] = [],
+): () => void {
   if (stopCurrent) return stopCurrent;
   if (typeof window === 'undefined') return () => {};
   void openProgress(store); // start reading now, so the first answer does not wait for it

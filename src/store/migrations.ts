@@ -27,7 +27,14 @@ export { CURRENT_SCHEMA_VERSION };
 export const V1_KEY = 'progress';
 
 const t = z.int().check(z.minimum(0));
-export const V1AnswerSchema = z.object({ q: z.string(), card: z.string(), topic: z.string(), ok: z.boolean(), ms: z.number().check(z.minimum(0)), t });
+export const V1AnswerSchema = z.object({
+  q: z.string(),
+  card: z.string(),
+  topic: z.string(),
+  ok: z.boolean(),
+  ms: z.number().check(z.minimum(0)),
+  t,
+});
 export const V1ReadSchema = z.object({ card: z.string(), topic: z.string(), t });
 export const V1ProgressSchema = z.object({
   version: z.literal(1),
@@ -49,7 +56,8 @@ export interface MigrationResult {
 export function migrateV1(record: unknown, tz: string, now: number): MigrationResult {
   const rejected: MigrationResult['rejected'] = [];
   const top = V1ProgressSchema.safeParse(record);
-  if (!top.success) return { events: [], rejected: [{ where: V1_KEY, value: record, reason: describeIssues(top.error) }] };
+  if (!top.success)
+    return { events: [], rejected: [{ where: V1_KEY, value: record, reason: describeIssues(top.error) }] };
   const events: ProgressEvent[] = [];
   const keep = (where: string, value: unknown, candidate: unknown) => {
     const ok = parseEvent(candidate);
@@ -64,8 +72,18 @@ export function migrateV1(record: unknown, tz: string, now: number): MigrationRe
     }
     const { q, card, topic, ok, ms, t: at } = a.data;
     keep(`${V1_KEY}.answers.${i}`, raw, {
-      id: `${at}-v1a${i}`, at, tz, offsetMin: offsetMinutesIn(tz, at), type: 'answer',
-      questionId: q, cardId: card, topic, choice: [], correct: ok, timeMs: ms, context: 'card',
+      id: `${at}-v1a${i}`,
+      at,
+      tz,
+      offsetMin: offsetMinutesIn(tz, at),
+      type: 'answer',
+      questionId: q,
+      cardId: card,
+      topic,
+      choice: [],
+      correct: ok,
+      timeMs: ms,
+      context: 'card',
     });
   });
   top.data.read.forEach((raw, i) => {
@@ -74,10 +92,26 @@ export function migrateV1(record: unknown, tz: string, now: number): MigrationRe
       rejected.push({ where: `${V1_KEY}.read.${i}`, value: raw, reason: describeIssues(r.error) });
       return;
     }
-    keep(`${V1_KEY}.read.${i}`, raw, { id: `${r.data.t}-v1r${i}`, at: r.data.t, tz, offsetMin: offsetMinutesIn(tz, r.data.t), type: 'card-read', cardId: r.data.card, topic: r.data.topic });
+    keep(`${V1_KEY}.read.${i}`, raw, {
+      id: `${r.data.t}-v1r${i}`,
+      at: r.data.t,
+      tz,
+      offsetMin: offsetMinutesIn(tz, r.data.t),
+      type: 'card-read',
+      cardId: r.data.card,
+      topic: r.data.topic,
+    });
   });
   top.data.saved.forEach((card, i) => {
-    keep(`${V1_KEY}.saved.${i}`, card, { id: `${now}-v1s${i}`, at: now, tz, offsetMin: offsetMinutesIn(tz, now), type: 'saved', cardId: card, saved: true });
+    keep(`${V1_KEY}.saved.${i}`, card, {
+      id: `${now}-v1s${i}`,
+      at: now,
+      tz,
+      offsetMin: offsetMinutesIn(tz, now),
+      type: 'saved',
+      cardId: card,
+      saved: true,
+    });
   });
   return { events, rejected };
 }

@@ -29,11 +29,35 @@
  * Clocks: every function that stamps an event takes `now` (or the detail's `at`) from the caller.
  */
 import { computeStats as computeStatsFrom, type Stats, type StatsOptions } from '../lib/stats.ts';
-import { computeStreak, FREEZE_EVERY_DAYS, localDay, MAX_FREEZES, MS_PER_DAY, offsetMinutesIn, type StreakSummary } from '../lib/streak.ts';
-import { lastActiveAnswer, Progress, deviceZoneName, type ImportResult, type OpenOptions, type ProgressSnapshot } from './handle.ts';
+import {
+  computeStreak,
+  FREEZE_EVERY_DAYS,
+  localDay,
+  MAX_FREEZES,
+  MS_PER_DAY,
+  offsetMinutesIn,
+  type StreakSummary,
+} from '../lib/streak.ts';
+import {
+  lastActiveAnswer,
+  Progress,
+  deviceZoneName,
+  type ImportResult,
+  type OpenOptions,
+  type ProgressSnapshot,
+} from './handle.ts';
 import { defaultStore, idbBackend, type UseStore } from './kv.ts';
 import { measure } from './timing.ts';
-import { buildRecord, readStreakCache, savedRecord, undoRecord, writeStreakCache, zoneFor as zoneWith, type StreakCache, type WithZone } from './record.ts';
+import {
+  buildRecord,
+  readStreakCache,
+  savedRecord,
+  undoRecord,
+  writeStreakCache,
+  zoneFor as zoneWith,
+  type StreakCache,
+  type WithZone,
+} from './record.ts';
 import { reviewQueue, retakeMistakes, type AnswerKind, type ReviewQueue } from '../lib/review.ts';
 import { savedState, type ImportPreview, type ImportRefusal } from '../lib/backup.ts';
 import type { AnswerDetail, CardReadDetail, LabDoneDetail, QuizDoneDetail } from '../lib/events.ts';
@@ -115,18 +139,27 @@ export function watchProgress(fn: (s: ProgressSnapshot) => void, store: UseStore
 }
 
 /** Records an answer ('saturate:answer'). `kind` may be given when known (Easy threshold). */
-export async function recordAnswer(detail: WithZone<AnswerDetail> & { kind?: AnswerKind }, store: UseStore = defaultStore()): Promise<AnswerEvent> {
+export async function recordAnswer(
+  detail: WithZone<AnswerDetail> & { kind?: AnswerKind },
+  store: UseStore = defaultStore(),
+): Promise<AnswerEvent> {
   const [saved] = await (await openProgress(store)).append([buildRecord({ type: 'answer', detail }, offsetMinutesIn)]);
   return saved as AnswerEvent;
 }
 
 /** Records a card read to its end ('saturate:card-read'). */
-export async function recordCardRead(detail: WithZone<CardReadDetail>, store: UseStore = defaultStore()): Promise<void> {
+export async function recordCardRead(
+  detail: WithZone<CardReadDetail>,
+  store: UseStore = defaultStore(),
+): Promise<void> {
   await (await openProgress(store)).append([buildRecord({ type: 'card-read', detail }, offsetMinutesIn)]);
 }
 
 /** Records a finished quiz ('saturate:quiz-done'). */
-export async function recordQuizDone(detail: WithZone<QuizDoneDetail>, store: UseStore = defaultStore()): Promise<void> {
+export async function recordQuizDone(
+  detail: WithZone<QuizDoneDetail>,
+  store: UseStore = defaultStore(),
+): Promise<void> {
   await (await openProgress(store)).append([buildRecord({ type: 'quiz-done', detail }, offsetMinutesIn)]);
 }
 
@@ -136,14 +169,25 @@ export async function recordLabDone(detail: WithZone<LabDoneDetail>, store: UseS
 }
 
 /** Saves or unsaves a card (no event when it is already in that state). */
-export async function setSaved(cardId: string, saved: boolean, now: number, store: UseStore = defaultStore(), zone: Partial<Zone> = {}): Promise<void> {
+export async function setSaved(
+  cardId: string,
+  saved: boolean,
+  now: number,
+  store: UseStore = defaultStore(),
+  zone: Partial<Zone> = {},
+): Promise<void> {
   const p = await openProgress(store);
   if ((savedState(p.snapshot().events).get(cardId)?.saved ?? false) === saved) return;
   await p.append([savedRecord(cardId, saved, now, zone, offsetMinutesIn)]);
 }
 
 /** Flips a card's saved state; returns the new state. */
-export async function toggleSaved(cardId: string, now: number, store: UseStore = defaultStore(), zone: Partial<Zone> = {}): Promise<boolean> {
+export async function toggleSaved(
+  cardId: string,
+  now: number,
+  store: UseStore = defaultStore(),
+  zone: Partial<Zone> = {},
+): Promise<boolean> {
   const p = await openProgress(store);
   const next = !(savedState(p.snapshot().events).get(cardId)?.saved ?? false);
   await p.append([savedRecord(cardId, next, now, zone, offsetMinutesIn)]);
@@ -154,7 +198,11 @@ export async function toggleSaved(cardId: string, now: number, store: UseStore =
  * Undoes the newest answer that still counts: it leaves stats, streak and the schedule (ts-fsrs
  * rollback). Returns that answer (to show its question again), or null when there is none.
  */
-export async function undoLast(now: number, store: UseStore = defaultStore(), zone: Partial<Zone> = {}): Promise<AnswerEvent | null> {
+export async function undoLast(
+  now: number,
+  store: UseStore = defaultStore(),
+  zone: Partial<Zone> = {},
+): Promise<AnswerEvent | null> {
   const p = await openProgress(store);
   const target = lastActiveAnswer(p.snapshot().events);
   if (!target) return null;
@@ -167,7 +215,12 @@ export async function undoLast(now: number, store: UseStore = defaultStore(), zo
  * the quiz's "Undo last answer"), or when none matches exactly, the newest active answer to that
  * question. Returns the undone answer, or null when that question has no answer that counts.
  */
-export async function undoAnswer(match: { questionId: string; answeredAt?: number }, now: number, store: UseStore = defaultStore(), zone: Partial<Zone> = {}): Promise<AnswerEvent | null> {
+export async function undoAnswer(
+  match: { questionId: string; answeredAt?: number },
+  now: number,
+  store: UseStore = defaultStore(),
+  zone: Partial<Zone> = {},
+): Promise<AnswerEvent | null> {
   const p = await openProgress(store);
   const answers = p.snapshot().answers.filter((a) => a.questionId === match.questionId);
   const target = answers.findLast((a) => a.at === match.answeredAt) ?? answers.at(-1);
@@ -177,7 +230,12 @@ export async function undoAnswer(match: { questionId: string; answeredAt?: numbe
 }
 
 /** Due questions first (most overdue first), then up to `newLimit` new ones, from `bank`. */
-export async function getReviewQueue<Q extends { id: string }>(bank: readonly Q[], now: number, store: UseStore = defaultStore(), newLimit?: number): Promise<ReviewQueue<Q>> {
+export async function getReviewQueue<Q extends { id: string }>(
+  bank: readonly Q[],
+  now: number,
+  store: UseStore = defaultStore(),
+  newLimit?: number,
+): Promise<ReviewQueue<Q>> {
   return reviewQueue(bank, (await loadProgress(store)).schedule, now, newLimit);
 }
 
@@ -187,7 +245,11 @@ export async function getRetakeQuestionIds(store: UseStore = defaultStore()): Pr
 }
 
 /** Streak as of `now` in zone `tz` (the device's by default). */
-export async function getStreak(now: number, tz: string = deviceZoneName(now), store: UseStore = defaultStore()): Promise<StreakSummary> {
+export async function getStreak(
+  now: number,
+  tz: string = deviceZoneName(now),
+  store: UseStore = defaultStore(),
+): Promise<StreakSummary> {
   return computeStreak(streakEvents(await loadProgress(store)), now, tz);
 }
 
@@ -199,9 +261,16 @@ export async function getStreak(now: number, tz: string = deviceZoneName(now), s
 export function streakOf(s: ProgressSnapshot, now: number, tz: string = deviceZoneName(now)): StreakSummary {
   const events = streakEvents(s);
   const streak = computeStreak(events, now, tz);
-  if (typeof window !== 'undefined' && s.persistent && tz === deviceZoneName(now) && Math.abs(now - Date.now()) < 60_000) {
+  if (
+    typeof window !== 'undefined' &&
+    s.persistent &&
+    tz === deviceZoneName(now) &&
+    Math.abs(now - Date.now()) < 60_000
+  ) {
     const today = localDay(now, tz);
-    const todayEvents = events.filter((e) => e.at > now - 2 * MS_PER_DAY && localDay(e.at, e.tz, e.offsetMin) === today);
+    const todayEvents = events.filter(
+      (e) => e.at > now - 2 * MS_PER_DAY && localDay(e.at, e.tz, e.offsetMin) === today,
+    );
     writeStreakCache(streakCacheOf(streak, now, tz, todayEvents));
   }
   return streak;
@@ -216,18 +285,28 @@ export function streakEvents(s: ProgressSnapshot): ProgressEvent[] {
 }
 
 /** Stats-page numbers from a snapshot (uses its schedule: no refold). */
-export function computeStats(snapshot: ProgressSnapshot, now: number, options: Omit<StatsOptions, 'schedule'> = {}): Stats {
+export function computeStats(
+  snapshot: ProgressSnapshot,
+  now: number,
+  options: Omit<StatsOptions, 'schedule'> = {},
+): Stats {
   return computeStatsFrom(snapshot.events, now, { ...options, schedule: snapshot.schedule });
 }
 
 /** Everything as a versioned JSON backup: `{ fileName, text }` to offer as a download. */
-export async function exportBackup(now: number, store: UseStore = defaultStore()): Promise<{ fileName: string; text: string }> {
+export async function exportBackup(
+  now: number,
+  store: UseStore = defaultStore(),
+): Promise<{ fileName: string; text: string }> {
   const { fileName, text } = (await openProgress(store)).exportBackup(now);
   return { fileName, text };
 }
 
 /** What importing `text` would change, or why it is refused. Changes nothing. */
-export async function previewImport(text: unknown, store: UseStore = defaultStore()): Promise<ImportPreview | ImportRefusal> {
+export async function previewImport(
+  text: unknown,
+  store: UseStore = defaultStore(),
+): Promise<ImportPreview | ImportRefusal> {
   return (await openProgress(store)).previewImport(text);
 }
 
@@ -237,7 +316,9 @@ export async function applyImport(text: unknown, store: UseStore = defaultStore(
 }
 
 /** Storage used and available (bytes), or null where the browser does not say. */
-export async function storageEstimate(store: UseStore = defaultStore()): Promise<{ usageBytes: number; quotaBytes: number } | null> {
+export async function storageEstimate(
+  store: UseStore = defaultStore(),
+): Promise<{ usageBytes: number; quotaBytes: number } | null> {
   return (await openProgress(store)).estimate();
 }
 
@@ -246,7 +327,12 @@ export async function storageEstimate(store: UseStore = defaultStore()): Promise
  * (active answers and card reads) of today. A pending today becomes done with one more day on the
  * run (a broken run restarts at 1): see computeStreak in src/lib/streak.ts.
  */
-function streakCacheOf(streak: Pick<StreakSummary, 'current' | 'todayDone' | 'freezesHeld'>, now: number, tz: string, todayEvents: readonly { type: string }[]): StreakCache {
+function streakCacheOf(
+  streak: Pick<StreakSummary, 'current' | 'todayDone' | 'freezesHeld'>,
+  now: number,
+  tz: string,
+  todayEvents: readonly { type: string }[],
+): StreakCache {
   let answersToday = 0;
   let readToday = false;
   for (const e of todayEvents) {
@@ -260,7 +346,10 @@ function streakCacheOf(streak: Pick<StreakSummary, 'current' | 'todayDone' | 'fr
     todayDone: streak.todayDone,
     freezesHeld: streak.freezesHeld,
     currentIfTodayDone: streak.todayDone ? streak.current : streak.current + 1,
-    freezesIfTodayDone: streak.todayDone || (streak.current + 1) % FREEZE_EVERY_DAYS !== 0 ? streak.freezesHeld : Math.min(MAX_FREEZES, streak.freezesHeld + 1),
+    freezesIfTodayDone:
+      streak.todayDone || (streak.current + 1) % FREEZE_EVERY_DAYS !== 0
+        ? streak.freezesHeld
+        : Math.min(MAX_FREEZES, streak.freezesHeld + 1),
     answersToday,
     readToday,
   };

@@ -6,7 +6,15 @@
 import { CACHE_KEY } from './cache.ts';
 import { isChunkKey, MAX_CHUNK_ITEMS } from './chunks.ts';
 import { CURRENT_SCHEMA_VERSION, migrateV1, V1_KEY } from './migrations.ts';
-import { describeIssues, MetaSchema, parseEvent, QuarantineSchema, type Meta, type ProgressEvent, type QuarantinedRecord } from './schema.ts';
+import {
+  describeIssues,
+  MetaSchema,
+  parseEvent,
+  QuarantineSchema,
+  type Meta,
+  type ProgressEvent,
+  type QuarantinedRecord,
+} from './schema.ts';
 
 import { eventKey } from './record.ts';
 
@@ -55,7 +63,8 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
     if (key.startsWith('e:')) {
       const e = parseEvent(value);
       if (e.success && eventKey(e.data.id) === key) (keep(e.data), singles.push(e.data));
-      else if (!newer) quarantine(key, value, e.success ? `stored under ${key} but its id is ${e.data.id}` : describeIssues(e.error));
+      else if (!newer)
+        quarantine(key, value, e.success ? `stored under ${key} but its id is ${e.data.id}` : describeIssues(e.error));
     } else if (isChunkKey(key)) {
       if (!Array.isArray(value) || value.length > MAX_CHUNK_ITEMS) {
         if (!newer) quarantine(key, value, `a chunk must be a list of at most ${MAX_CHUNK_ITEMS} events`);
@@ -68,7 +77,8 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
         else if (!newer) quarantine(`${key}#${i}`, item, describeIssues(e.error));
       });
       if (good.length < value.length && !newer) {
-        if (good.length) puts.push([key, good]); // the chunk without what was quarantined
+        if (good.length)
+          puts.push([key, good]); // the chunk without what was quarantined
         else dels.push(key);
       }
     } else if (key.startsWith('q:')) {
@@ -85,5 +95,14 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
       dels.push(V1_KEY);
     } else if (!newer) quarantine(key, value, 'not a record this version of Saturate knows');
   }
-  return { events, singles, quarantined, puts, dels, meta: meta.success ? { success: true, data: meta.data } : { success: false }, newer, cacheRaw };
+  return {
+    events,
+    singles,
+    quarantined,
+    puts,
+    dels,
+    meta: meta.success ? { success: true, data: meta.data } : { success: false },
+    newer,
+    cacheRaw,
+  };
 }

@@ -51,7 +51,13 @@ export function newEventId(at: number): string {
 }
 
 /** A new record: id, at, zone, type, then `fields`. */
-export function stamp<T extends object>(type: ProgressEvent['type'], at: number, zone: Partial<Zone>, fields: T, offsetIn?: OffsetIn) {
+export function stamp<T extends object>(
+  type: ProgressEvent['type'],
+  at: number,
+  zone: Partial<Zone>,
+  fields: T,
+  offsetIn?: OffsetIn,
+) {
   return { id: newEventId(at), at, ...zoneFor(at, zone, offsetIn), type, ...fields };
 }
 
@@ -69,7 +75,10 @@ export type RecordableDetail =
  * The stored record of an app event's detail (not yet validated: the full store validates on
  * append and on every read). The one place these records are built.
  */
-export function buildRecord(e: RecordableDetail, offsetIn?: OffsetIn): Record<string, unknown> & { id: string; at: number; type: ProgressEvent['type'] } {
+export function buildRecord(
+  e: RecordableDetail,
+  offsetIn?: OffsetIn,
+): Record<string, unknown> & { id: string; at: number; type: ProgressEvent['type'] } {
   const { tz, offsetMin, at, ...rest } = e.detail as WithZone<{ at: number; kind?: AnswerKind }>;
   if (e.type === 'answer' && !rest.kind) delete rest.kind;
   return stamp(e.type, at, pick({ tz, offsetMin }), rest, offsetIn);
@@ -81,13 +90,27 @@ export function savedRecord(cardId: string, saved: boolean, at: number, zone: Pa
 }
 
 /** An undo record for the answer `target`. */
-export function undoRecord(target: { id: string; at: number; questionId: string }, now: number, zone: Partial<Zone> = {}, offsetIn?: OffsetIn) {
-  return stamp('undo', Math.max(now, target.at), zone, { targetId: target.id, questionId: target.questionId }, offsetIn);
+export function undoRecord(
+  target: { id: string; at: number; questionId: string },
+  now: number,
+  zone: Partial<Zone> = {},
+  offsetIn?: OffsetIn,
+) {
+  return stamp(
+    'undo',
+    Math.max(now, target.at),
+    zone,
+    { targetId: target.id, questionId: target.questionId },
+    offsetIn,
+  );
 }
 
 /** Drops undefined fields (exactOptionalPropertyTypes). */
 function pick(z: { tz?: string | undefined; offsetMin?: number | undefined }): Partial<Zone> {
-  return { ...(z.tz !== undefined ? { tz: z.tz } : {}), ...(z.offsetMin !== undefined ? { offsetMin: z.offsetMin } : {}) };
+  return {
+    ...(z.tz !== undefined ? { tz: z.tz } : {}),
+    ...(z.offsetMin !== undefined ? { offsetMin: z.offsetMin } : {}),
+  };
 }
 
 /**
@@ -125,7 +148,14 @@ export function readStreakCache(now = Date.now()): StreakCache | null {
     const raw = localStorage.getItem(STREAK_CACHE_KEY);
     if (!raw) return null;
     const c = JSON.parse(raw) as StreakCache;
-    if (typeof c !== 'object' || !c || c.tz !== deviceZoneName(now) || c.day !== deviceDay(now) || typeof c.current !== 'number') return null;
+    if (
+      typeof c !== 'object' ||
+      !c ||
+      c.tz !== deviceZoneName(now) ||
+      c.day !== deviceDay(now) ||
+      typeof c.current !== 'number'
+    )
+      return null;
     return c;
   } catch {
     return null;

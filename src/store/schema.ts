@@ -31,17 +31,27 @@ export const CONTEXTS = ['card', 'practice', 'review', 'retake', 'lab'] as const
 export const KINDS = ['single', 'multiple', 'numeric'] as const;
 
 /** An id from the deck or the app: kebab-case ids, `topic/slug` card ids, practice seeds. */
-export const RefSchema = z.string().check(z.regex(REF_PATTERN, 'Ids are 1–200 letters, digits and . _ : / - (starting with a letter or digit).'));
+export const RefSchema = z
+  .string()
+  .check(z.regex(REF_PATTERN, 'Ids are 1–200 letters, digits and . _ : / - (starting with a letter or digit).'));
 
 /** An IANA zone name ("Europe/Berlin") or a fixed offset ("UTC+05:30"). */
-export const ZoneNameSchema = z.string().check(z.regex(ZONE_PATTERN, 'A time zone is an IANA name like "Europe/Berlin" or an offset like "UTC+05:30".'));
+export const ZoneNameSchema = z
+  .string()
+  .check(z.regex(ZONE_PATTERN, 'A time zone is an IANA name like "Europe/Berlin" or an offset like "UTC+05:30".'));
 
 /** Event id: `${at}-${random}`; unique across devices, sortable by time. */
-export const EventIdSchema = z.string().check(z.regex(EVENT_ID_PATTERN, 'An event id is "<epoch ms>-<random a-z0-9>".'));
+export const EventIdSchema = z
+  .string()
+  .check(z.regex(EVENT_ID_PATTERN, 'An event id is "<epoch ms>-<random a-z0-9>".'));
 
 /** An integer in [lo, hi], checked in one step (one check is cheaper than int + min + max). */
 const intIn = (lo: number, hi: number, what: string) =>
-  z.number().check(z.refine((n) => Number.isInteger(n) && n >= lo && n <= hi, `${what} must be a whole number from ${lo} to ${hi}.`));
+  z
+    .number()
+    .check(
+      z.refine((n) => Number.isInteger(n) && n >= lo && n <= hi, `${what} must be a whole number from ${lo} to ${hi}.`),
+    );
 const duration = z.number().check(z.refine((n) => n >= 0 && n <= MAX_DURATION_MS, 'A duration is 0 to 86,400,000 ms.'));
 
 const base = {
@@ -65,7 +75,12 @@ export const AnswerEventSchema = z.strictObject({
   cardId: RefSchema,
   topic: RefSchema,
   /** Option keys picked, or the number typed. */
-  choice: z.union([z.array(z.string().check(z.regex(CHOICE_PATTERN, 'An option key is at most 8 printable characters.'))).check(z.maxLength(16)), z.number()]),
+  choice: z.union([
+    z
+      .array(z.string().check(z.regex(CHOICE_PATTERN, 'An option key is at most 8 printable characters.')))
+      .check(z.maxLength(16)),
+    z.number(),
+  ]),
   correct: z.boolean(),
   /** Milliseconds from showing the question to answering. */
   timeMs: duration,
@@ -75,10 +90,20 @@ export const AnswerEventSchema = z.strictObject({
 });
 
 /** A card read to its end (from 'saturate:card-read'). */
-export const CardReadEventSchema = z.strictObject({ ...base, type: z.literal('card-read'), cardId: RefSchema, topic: RefSchema });
+export const CardReadEventSchema = z.strictObject({
+  ...base,
+  type: z.literal('card-read'),
+  cardId: RefSchema,
+  topic: RefSchema,
+});
 
 /** A card saved (`saved: true`) or unsaved. The newest event per card wins. */
-export const SavedEventSchema = z.strictObject({ ...base, type: z.literal('saved'), cardId: RefSchema, saved: z.boolean() });
+export const SavedEventSchema = z.strictObject({
+  ...base,
+  type: z.literal('saved'),
+  cardId: RefSchema,
+  saved: z.boolean(),
+});
 
 /** A quiz finished (from 'saturate:quiz-done'). */
 export const QuizDoneEventSchema = z.strictObject({
@@ -102,12 +127,29 @@ export const LabDoneEventSchema = z.strictObject({
 });
 
 /** "Undo last answer": the target answer no longer counts anywhere (stats, streak, schedule). */
-export const UndoEventSchema = z.strictObject({ ...base, type: z.literal('undo'), targetId: EventIdSchema, questionId: RefSchema });
+export const UndoEventSchema = z.strictObject({
+  ...base,
+  type: z.literal('undo'),
+  targetId: EventIdSchema,
+  questionId: RefSchema,
+});
 
 /** Any record of the log; `type` decides its shape. */
 export const ProgressEventSchema = z
-  .discriminatedUnion('type', [AnswerEventSchema, CardReadEventSchema, SavedEventSchema, QuizDoneEventSchema, LabDoneEventSchema, UndoEventSchema])
-  .check(z.refine((e) => e.id.startsWith(`${e.at}-`), { message: 'An event id must start with its `at` ("<at>-<random>").', path: ['id'] }));
+  .discriminatedUnion('type', [
+    AnswerEventSchema,
+    CardReadEventSchema,
+    SavedEventSchema,
+    QuizDoneEventSchema,
+    LabDoneEventSchema,
+    UndoEventSchema,
+  ])
+  .check(
+    z.refine((e) => e.id.startsWith(`${e.at}-`), {
+      message: 'An event id must start with its `at` ("<at>-<random>").',
+      path: ['id'],
+    }),
+  );
 
 export type AnswerEvent = z.output<typeof AnswerEventSchema>;
 export type CardReadEvent = z.output<typeof CardReadEventSchema>;
@@ -119,7 +161,8 @@ export type ProgressEvent = z.output<typeof ProgressEventSchema>;
 export type ProgressEventType = ProgressEvent['type'];
 
 /** What `parseEvent` returns: the event, or the zod issues. */
-export type EventParse = { success: true; data: ProgressEvent } | { success: false; error: { issues: readonly z.core.$ZodIssue[] } };
+export type EventParse =
+  { success: true; data: ProgressEvent } | { success: false; error: { issues: readonly z.core.$ZodIssue[] } };
 
 /**
  * Validates one record against `ProgressEventSchema`. A well-formed answer (the bulk of any log)
@@ -164,7 +207,10 @@ export function compareEvents(a: { at: number; id: string }, b: { at: number; id
 }
 
 /** Summarizes zod issues in one line: the first issues with their paths. */
-export function describeIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }, max = 3): string {
+export function describeIssues(
+  error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] },
+  max = 3,
+): string {
   return error.issues
     .slice(0, max)
     .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(record)'}: ${i.message}`)

@@ -11,7 +11,11 @@ import { CHANNEL_NAME, PING_KEY } from './record.ts';
 export { CHANNEL_NAME };
 
 const MessageSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('events'), from: z.string(), events: z.array(z.unknown()).check(z.maxLength(100_000)) }),
+  z.strictObject({
+    kind: z.literal('events'),
+    from: z.string(),
+    events: z.array(z.unknown()).check(z.maxLength(100_000)),
+  }),
   z.strictObject({ kind: z.literal('reload'), from: z.string() }),
 ]);
 
@@ -27,7 +31,11 @@ export interface TabSync {
  * Joins the tabs' channel. `onEvents` gets validated events from another tab; `onReload` is
  * called when another tab asks for it or sends something that does not validate.
  */
-export function joinTabs(onEvents: (events: ProgressEvent[]) => void, onReload: () => void, name = CHANNEL_NAME): TabSync {
+export function joinTabs(
+  onEvents: (events: ProgressEvent[]) => void,
+  onReload: () => void,
+  name = CHANNEL_NAME,
+): TabSync {
   const self = Math.random().toString(36).slice(2);
   const receive = (data: unknown) => {
     const msg = MessageSchema.safeParse(data);

@@ -33,7 +33,10 @@ const answerFirst = async (page: Page) => {
   const quiz = page.locator('section.quiz');
   // Practice quizzes render again once their bank arrives: wait for that before touching the quiz.
   await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
-  await page.locator('#quiz, section.quiz').first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await page
+    .locator('#quiz, section.quiz')
+    .first()
+    .evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
   await expect(quiz.locator('.quiz-progress')).toHaveText(/Question 1 of \d+/);
   await quiz.locator('[data-option], input[inputmode="decimal"]').first().click();
@@ -96,10 +99,15 @@ for (const scheme of ['light', 'dark'] as const) {
         await hydrated(page);
         await p.ready?.(page);
         expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
-        const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+        const { violations } = await new AxeBuilder({ page })
+          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+          .analyze();
         const bad = violations
           .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1).join(' ')}`).join('\n')}`);
+          .map(
+            (v) =>
+              `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1).join(' ')}`).join('\n')}`,
+          );
         expect(bad, bad.join('\n')).toEqual([]);
       });
     }
@@ -119,7 +127,10 @@ test.describe('reflow: 320 px wide with 200% text', () => {
       // The widest thing that pokes out, to make the failure say what to fix.
       const out = [...document.querySelectorAll<HTMLElement>('body *')]
         .filter((el) => el.getBoundingClientRect().right > vw + 1 && !el.closest('pre, table, .sr-only'))
-        .map((el) => `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''} → ${Math.round(el.getBoundingClientRect().right)}px`)
+        .map(
+          (el) =>
+            `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''} → ${Math.round(el.getBoundingClientRect().right)}px`,
+        )
         .slice(0, 5);
       return { scroll: document.documentElement.scrollWidth, client: vw, out };
     });
@@ -152,8 +163,16 @@ async function watchShifts(page: Page): Promise<void> {
     const w = window as unknown as { __shifts: Shift[] };
     w.__shifts = [];
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node?: Node }[] })[]) {
-        if (!e.hadRecentInput) w.__shifts.push({ value: e.value, sources: (e.sources ?? []).map((s) => (s.node as Element | undefined)?.outerHTML?.slice(0, 80) ?? '?') });
+      for (const e of list.getEntries() as (PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+        sources?: { node?: Node }[];
+      })[]) {
+        if (!e.hadRecentInput)
+          w.__shifts.push({
+            value: e.value,
+            sources: (e.sources ?? []).map((s) => (s.node as Element | undefined)?.outerHTML?.slice(0, 80) ?? '?'),
+          });
       }
     }).observe({ type: 'layout-shift', buffered: true });
   });
@@ -182,8 +201,13 @@ test('the card quiz hydrates without a layout shift', async ({ page }) => {
   expect(after!.height).toBeCloseTo(before!.height, 0);
 });
 
-for (const [width, height] of [[390, 844], [1350, 940]] as const) {
-  test(`${width}×${height}: the progress page and a practice quiz load their data without moving what is on screen`, async ({ page }) => {
+for (const [width, height] of [
+  [390, 844],
+  [1350, 940],
+] as const) {
+  test(`${width}×${height}: the progress page and a practice quiz load their data without moving what is on screen`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width, height });
     await watchShifts(page);
     await page.goto('/progress/');
@@ -205,7 +229,8 @@ test('keyboard only: home → a card → its quiz answered by keys', async ({ pa
   // Tab to the first card in "Read next" and open it with Enter.
   const firstCard = page.locator('main .card-list a').first();
   const href = await firstCard.getAttribute('href');
-  for (let i = 0; i < 30 && !(await firstCard.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  for (let i = 0; i < 30 && !(await firstCard.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press('Tab');
   await expect(firstCard).toBeFocused();
   await Promise.all([page.waitForURL(`**${href}`), page.keyboard.press('Enter')]);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

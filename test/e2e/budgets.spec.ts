@@ -36,12 +36,18 @@ function watchScripts(page: Page): Map<string, number> {
 }
 
 async function inlineScripts(page: Page): Promise<number> {
-  const text = await page.evaluate(() => [...document.querySelectorAll('script:not([src])')].filter((s) => !s.getAttribute('type') || /module|javascript/.test(s.getAttribute('type')!)).map((s) => s.textContent ?? '').join('\n'));
+  const text = await page.evaluate(() =>
+    [...document.querySelectorAll('script:not([src])')]
+      .filter((s) => !s.getAttribute('type') || /module|javascript/.test(s.getAttribute('type')!))
+      .map((s) => s.textContent ?? '')
+      .join('\n'),
+  );
   return text ? gz(text) : 0;
 }
 
 const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-const list = (m: Map<string, number>) => [...m].map(([u, n]) => `${new URL(u).pathname} ${(n / KB).toFixed(1)} KB`).join(', ');
+const list = (m: Map<string, number>) =>
+  [...m].map(([u, n]) => `${new URL(u).pathname} ${(n / KB).toFixed(1)} KB`).join(', ');
 
 test('a card page loads ≤ 35 KB gzip of JavaScript before the quiz, ≤ 80 KB after it hydrates', async ({ page }) => {
   const scripts = watchScripts(page);
@@ -50,7 +56,12 @@ test('a card page loads ≤ 35 KB gzip of JavaScript before the quiz, ≤ 80 KB 
   await expect(page.locator('#quiz astro-island[ssr]')).toHaveCount(1); // still waiting: not in view
   const inline = await inlineScripts(page);
   const before = total(scripts) + inline;
-  test.info().annotations.push({ type: 'card JS before quiz', description: `${(before / KB).toFixed(1)} KB (inline ${(inline / KB).toFixed(1)} KB; ${list(scripts)})` });
+  test
+    .info()
+    .annotations.push({
+      type: 'card JS before quiz',
+      description: `${(before / KB).toFixed(1)} KB (inline ${(inline / KB).toFixed(1)} KB; ${list(scripts)})`,
+    });
   expect(before, list(scripts)).toBeLessThanOrEqual(35 * KB);
   expect(scripts.size).toBeGreaterThan(0); // the measurement sees the page's own scripts
 
@@ -58,7 +69,9 @@ test('a card page loads ≤ 35 KB gzip of JavaScript before the quiz, ≤ 80 KB 
   await expect(page.locator('#quiz astro-island[ssr]')).toHaveCount(0);
   await page.waitForLoadState('networkidle');
   const after = total(scripts) + inline;
-  test.info().annotations.push({ type: 'card JS after quiz', description: `${(after / KB).toFixed(1)} KB (${list(scripts)})` });
+  test
+    .info()
+    .annotations.push({ type: 'card JS after quiz', description: `${(after / KB).toFixed(1)} KB (${list(scripts)})` });
   expect(after).toBeGreaterThan(before); // React and the quiz came in
   expect(after, list(scripts)).toBeLessThanOrEqual(80 * KB);
 });
@@ -93,6 +106,11 @@ test('the service worker precache stays under 5 MB', () => {
     }
     throw new Error(`precache entry ${u} is not in dist/`);
   }, 0);
-  test.info().annotations.push({ type: 'precache', description: `${urls.length} files, ${(bytes / 1024 / 1024).toFixed(2)} MB` });
+  test
+    .info()
+    .annotations.push({
+      type: 'precache',
+      description: `${urls.length} files, ${(bytes / 1024 / 1024).toFixed(2)} MB`,
+    });
   expect(bytes).toBeLessThan(5 * 1024 * 1024);
 });

@@ -18,7 +18,14 @@ async function storedEvents(page: Page): Promise<{ type: string; labId?: string;
           const db = open.result;
           if (!db.objectStoreNames.contains('progress')) return resolve([]);
           const req = db.transaction('progress').objectStore('progress').getAll();
-          req.onsuccess = () => resolve((req.result as unknown[]).filter((v) => typeof v === 'object' && v !== null && 'type' in v) as { type: string; labId?: string; passed?: boolean }[]);
+          req.onsuccess = () =>
+            resolve(
+              (req.result as unknown[]).filter((v) => typeof v === 'object' && v !== null && 'type' in v) as {
+                type: string;
+                labId?: string;
+                passed?: boolean;
+              }[],
+            );
           req.onerror = () => reject(req.error);
         };
       }),
@@ -29,7 +36,9 @@ test.describe('labs with the simulator in the page', () => {
   test('lab 2: start, checks fail, apply the fix, checks pass, debrief, completion recorded', async ({ page }) => {
     await page.addInitScript(() => {
       (window as unknown as { labDone: unknown[] }).labDone = [];
-      addEventListener('saturate:lab-done', (e) => (window as unknown as { labDone: unknown[] }).labDone.push((e as CustomEvent).detail));
+      addEventListener('saturate:lab-done', (e) =>
+        (window as unknown as { labDone: unknown[] }).labDone.push((e as CustomEvent).detail),
+      );
     });
     await page.goto('/labs/data-loader-starvation/');
     await hydrated(page);
@@ -56,10 +65,19 @@ test.describe('labs with the simulator in the page', () => {
     await expect(page.locator('.lab-diagnosis')).toContainText('Healthy', { timeout: 20_000 });
 
     // The event fired once, passed, and the store recorded it.
-    const fired = await page.evaluate(() => (window as unknown as { labDone: { labId: string; passed: boolean }[] }).labDone);
+    const fired = await page.evaluate(
+      () => (window as unknown as { labDone: { labId: string; passed: boolean }[] }).labDone,
+    );
     expect(fired).toHaveLength(1);
     expect(fired[0]).toMatchObject({ labId: 'data-loader-starvation', passed: true });
-    await expect.poll(async () => (await storedEvents(page)).filter((e) => e.type === 'lab-done' && e.labId === 'data-loader-starvation').length, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          (await storedEvents(page)).filter((e) => e.type === 'lab-done' && e.labId === 'data-loader-starvation')
+            .length,
+        { timeout: 10_000 },
+      )
+      .toBe(1);
 
     // The debrief is unlocked: answer every question by keyboard; answers join the store.
     const quiz = page.locator('#debrief section.quiz');
@@ -72,12 +90,20 @@ test.describe('labs with the simulator in the page', () => {
       await page.keyboard.press('Enter');
     }
     await expect(quiz.locator('.quiz-progress')).toHaveText(`${total} of ${total}`);
-    await expect.poll(async () => (await storedEvents(page)).filter((e) => e.type === 'answer').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(total);
+    await expect
+      .poll(async () => (await storedEvents(page)).filter((e) => e.type === 'answer').length, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(total);
 
     // The session downloads as NDJSON, one StreamMessage per line.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /Download this session/ }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: /Download this session/ }).click(),
+    ]);
     const text = await (await download.createReadStream()).toArray();
-    const first = JSON.parse(Buffer.concat(text).toString('utf8').split('\n')[0]!) as { source: string; simulated: boolean };
+    const first = JSON.parse(Buffer.concat(text).toString('utf8').split('\n')[0]!) as {
+      source: string;
+      simulated: boolean;
+    };
     expect(first.source).toMatch(/^sim:data-starved/);
     expect(first.simulated).toBe(true);
 
@@ -91,14 +117,18 @@ test.describe('labs with the simulator in the page', () => {
 
   test('every lab page hydrates and its first step passes in the in-page simulator', async ({ page }) => {
     await page.goto('/labs/');
-    const ids = await page.locator('[data-lab-id]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset['labId']!));
+    const ids = await page
+      .locator('[data-lab-id]')
+      .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset['labId']!));
     expect(ids.length).toBeGreaterThanOrEqual(7);
     for (const id of ids) {
       await page.goto(`/labs/${id}/`);
       await hydrated(page);
       await page.getByRole('button', { name: 'Start the simulation' }).click();
       await page.getByLabel('Speed').selectOption('10');
-      await expect(page.locator('.lab-step').first().locator('.lab-badge').first(), id).toHaveText('Passed', { timeout: 20_000 });
+      await expect(page.locator('.lab-step').first().locator('.lab-badge').first(), id).toHaveText('Passed', {
+        timeout: 20_000,
+      });
       await expect(page.locator('.lab-diagnosis .lab-diag-title'), id).not.toContainText('Collecting');
     }
   });
@@ -109,7 +139,9 @@ test.describe('labs with the simulator in the page', () => {
     await hydrated(page);
     await page.getByRole('button', { name: 'Start the simulation' }).click();
     await expect(page.locator('.lab-chart figcaption').first()).toContainText('GPU-Util: mean', { timeout: 10_000 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
   });
 });
@@ -123,7 +155,11 @@ test.describe('lab 3 against the companion server', () => {
 
   test('connects through the token to sim:small-kernels and sees busy in time, not in space', async ({ page }) => {
     const token = 'lab3-e2e-token-0123456789';
-    server = spawn(process.execPath, ['server/bin.mjs', '--port', '0', '--source', 'sim:small-kernels', '--static', 'dist', '--token', token], { stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(
+      process.execPath,
+      ['server/bin.mjs', '--port', '0', '--source', 'sim:small-kernels', '--static', 'dist', '--token', token],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const printed = await new Promise<string>((resolve, reject) => {
       let out = '';
       const timer = setTimeout(() => reject(new Error(`lab server did not start: ${out}`)), 15_000);

@@ -1,6 +1,16 @@
 import { test, expect } from '@playwright/test';
 
-const PAGES = ['/', '/topics/', '/topics/meters/', '/cards/gpu-util/', '/practice/random/?seed=layout', '/practice/', '/glossary/', '/about/', '/does-not-exist/'];
+const PAGES = [
+  '/',
+  '/topics/',
+  '/topics/meters/',
+  '/cards/gpu-util/',
+  '/practice/random/?seed=layout',
+  '/practice/',
+  '/glossary/',
+  '/about/',
+  '/does-not-exist/',
+];
 
 test.describe('phone layout', () => {
   test.use({ viewport: { width: 320, height: 640 } });
@@ -8,7 +18,10 @@ test.describe('phone layout', () => {
     test(`no horizontal scroll at 320 px: ${path}`, async ({ page }) => {
       await page.goto(path);
       await page.waitForLoadState('networkidle');
-      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      const { scroll, client } = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }));
       expect(scroll).toBeLessThanOrEqual(client);
     });
   }
@@ -16,7 +29,9 @@ test.describe('phone layout', () => {
 
 test('every card in the topic list opens with its sections and quiz', async ({ page }) => {
   await page.goto('/topics/');
-  const links = await page.locator('.card-list a[data-card]').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
+  const links = await page
+    .locator('.card-list a[data-card]')
+    .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
   expect(links.length).toBeGreaterThan(0);
   for (const href of links) {
     await page.goto(href);

@@ -29,7 +29,9 @@ export async function answerCurrent(quiz: Locator, bank: BankQuestion[], right: 
     await quiz.locator('input[inputmode="decimal"]').fill(String(right ? q.answer! : q.answer! * 1000 + 7));
     await quiz.getByRole('button', { name: 'Check' }).click();
   } else {
-    const keys = right ? q.options!.filter((o) => o.correct).map((o) => o.key) : [q.options!.find((o) => !o.correct)!.key];
+    const keys = right
+      ? q.options!.filter((o) => o.correct).map((o) => o.key)
+      : [q.options!.find((o) => !o.correct)!.key];
     for (const k of keys) await quiz.locator(`[data-option="${k}"]`).click();
     if (q.kind === 'multiple') await quiz.getByRole('button', { name: 'Check answer' }).click();
   }

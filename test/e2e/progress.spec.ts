@@ -42,7 +42,10 @@ test.describe('progress on the device', () => {
     await Promise.all([a.goto('/practice/random/?seed=tabsA'), b.goto('/practice/random/?seed=tabsB')]);
     const qa = a.locator('section.quiz');
     const qb = b.locator('section.quiz');
-    await Promise.all([answerSeries(qa, bank, [true, true, false, true]), answerSeries(qb, bank, [false, true, true, true])]);
+    await Promise.all([
+      answerSeries(qa, bank, [true, true, false, true]),
+      answerSeries(qb, bank, [false, true, true, true]),
+    ]);
     // Neither tab alone reached 5 answers today; together they did, and each tab hears the other.
     await expect(badge(a)).toHaveText('1');
     await expect(badge(b)).toHaveText('1');
@@ -101,9 +104,22 @@ test.describe('progress on the device', () => {
     const dir = mkdtempSync(join(tmpdir(), 'saturate-bad-'));
     const files: [string, string | Buffer, RegExp][] = [
       ['notes.json', 'this is not json', /not JSON/],
-      ['newer.json', JSON.stringify({ format: 'saturate-progress', version: 9, exportedAt: 1, events: [] }), /newer version of Saturate/],
+      [
+        'newer.json',
+        JSON.stringify({ format: 'saturate-progress', version: 9, exportedAt: 1, events: [] }),
+        /newer version of Saturate/,
+      ],
       ['other.json', JSON.stringify({ hello: 'world' }), /not a Saturate backup/],
-      ['damaged.json', JSON.stringify({ format: 'saturate-progress', version: 1, exportedAt: 1, events: [{ id: 'x', type: 'answer' }] }), /damaged/],
+      [
+        'damaged.json',
+        JSON.stringify({
+          format: 'saturate-progress',
+          version: 1,
+          exportedAt: 1,
+          events: [{ id: 'x', type: 'answer' }],
+        }),
+        /damaged/,
+      ],
       ['huge.json', Buffer.alloc(50 * 1024 * 1024, 0x20), /larger than 32 MB/],
     ];
     for (const [name, body, message] of files) {
@@ -184,7 +200,9 @@ test.describe('progress on the device', () => {
     await expect(page.locator('section.quiz .prompt').first()).toHaveAttribute('id', `q-${wrong[1]}-prompt`);
   });
 
-  test('without storage, it says progress is not being saved (once as a banner, always on the progress page)', async ({ page }) => {
+  test('without storage, it says progress is not being saved (once as a banner, always on the progress page)', async ({
+    page,
+  }) => {
     await page.addInitScript(() => Object.defineProperty(window, 'indexedDB', { value: undefined }));
     await page.goto('/');
     const note = page.locator('[data-not-saved-note]');
@@ -221,7 +239,10 @@ test.describe('progress pages on a phone', () => {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await page.waitForLoadState('networkidle');
-      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      const { scroll, client } = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }));
       expect(scroll).toBeLessThanOrEqual(client);
     });
   }

@@ -19,11 +19,16 @@ async function installOffline(page: Page): Promise<void> {
 
 async function cardUrls(page: Page): Promise<string[]> {
   await page.goto('/topics/');
-  return page.locator('.card-list a[data-card]').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
+  return page
+    .locator('.card-list a[data-card]')
+    .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
 }
 
 test.describe('offline', () => {
-  test('after one online visit, every card, quiz and page opens offline, with and without a trailing slash', async ({ page, context }) => {
+  test('after one online visit, every card, quiz and page opens offline, with and without a trailing slash', async ({
+    page,
+    context,
+  }) => {
     test.slow(); // two navigations per card, over the whole deck
     const cards = await cardUrls(page);
     await installOffline(page);
@@ -34,7 +39,15 @@ test.describe('offline', () => {
         await expect(page.getByRole('heading', { level: 2, name: 'One canonical example' })).toBeVisible();
       }
     }
-    for (const url of ['/', '/topics/', '/practice/', '/practice/random/?seed=offline', '/glossary/', '/search/', '/about/']) {
+    for (const url of [
+      '/',
+      '/topics/',
+      '/practice/',
+      '/practice/random/?seed=offline',
+      '/glossary/',
+      '/search/',
+      '/about/',
+    ]) {
       await page.goto(url);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     }
@@ -100,17 +113,23 @@ test('Chrome finds the app installable (persistent profile)', async ({ baseURL }
   const executablePath = chromiumPath();
   let context: BrowserContext | undefined;
   try {
-    context = await chromium.launchPersistentContext(dir, { ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS, baseURL: baseURL! });
+    context = await chromium.launchPersistentContext(dir, {
+      ...(executablePath ? { executablePath } : {}),
+      args: CHROMIUM_ARGS,
+      baseURL: baseURL!,
+    });
     const page = context.pages()[0] ?? (await context.newPage());
     await installOffline(page);
     const cdp = await context.newCDPSession(page);
-    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] };
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+      installabilityErrors: { errorId: string }[];
+    };
     expect(installabilityErrors.map((e) => e.errorId)).toEqual([]);
     const manifest = await page.evaluate(async () => (await fetch('/manifest.webmanifest')).json());
     expect(manifest).toMatchObject({ id: '/', start_url: '/', scope: '/', display: 'standalone' });
-    expect(manifest.icons.map((i: { sizes: string; purpose?: string }) => `${i.sizes}${i.purpose ? `:${i.purpose}` : ''}`)).toEqual(
-      expect.arrayContaining(['192x192', '512x512', '512x512:maskable']),
-    );
+    expect(
+      manifest.icons.map((i: { sizes: string; purpose?: string }) => `${i.sizes}${i.purpose ? `:${i.purpose}` : ''}`),
+    ).toEqual(expect.arrayContaining(['192x192', '512x512', '512x512:maskable']));
   } finally {
     await context?.close();
     rmSync(dir, { recursive: true, force: true });

@@ -13,7 +13,10 @@ test.describe('card quiz', () => {
     const radios = quiz.getByRole('radio');
     await expect(radios.first()).toBeVisible();
     // Pick a wrong option: the bank marks the correct one; find one that is not.
-    const bank = (await (await page.request.get('/bank.json')).json()) as { id: string; options?: { key: string; correct: boolean }[] }[];
+    const bank = (await (await page.request.get('/bank.json')).json()) as {
+      id: string;
+      options?: { key: string; correct: boolean }[];
+    }[];
     const firstId = await quiz.locator('.prompt').first().getAttribute('id');
     const q = bank.find((b) => firstId === `q-${b.id}-prompt`)!;
     const wrong = q.options!.find((o) => !o.correct)!;
@@ -102,7 +105,9 @@ test.describe('practice quiz', () => {
 test.describe('curated practice quizzes', () => {
   test('the hub lists the curated quizzes and each opens with 30 questions', async ({ page }) => {
     await page.goto('/practice/');
-    const links = await page.locator('.card-list a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
+    const links = await page
+      .locator('.card-list a')
+      .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
     const curated = links.filter((h) => h !== '/practice/random/');
     expect(curated.length).toBeGreaterThanOrEqual(8);
     for (const href of curated) {
@@ -114,7 +119,9 @@ test.describe('curated practice quizzes', () => {
 
 test('the glossary defines terms and links each to a card that exists', async ({ page, request }) => {
   await page.goto('/glossary/');
-  const hrefs = await page.locator('.glossary dd a').evaluateAll((as) => [...new Set(as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!))]);
+  const hrefs = await page
+    .locator('.glossary dd a')
+    .evaluateAll((as) => [...new Set(as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!))]);
   expect(await page.locator('.glossary dt').count()).toBeGreaterThanOrEqual(40);
   for (const href of hrefs) expect((await request.get(href)).status(), href).toBe(200);
 });

@@ -13,7 +13,13 @@ const DIR = 'artifacts/screenshots';
 mkdirSync(DIR, { recursive: true });
 
 // No service worker: it would precache the whole site in each fresh context, and pictures don't need it.
-test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, serviceWorkers: 'block' });
+test.use({
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+  serviceWorkers: 'block',
+});
 
 /** Scrolls so the element's top sits at `at` (0–1) of the viewport's height. */
 async function scrollTo(page: Page, selector: string, at: number): Promise<void> {
@@ -27,7 +33,10 @@ async function scrollTo(page: Page, selector: string, at: number): Promise<void>
 }
 
 async function noSideScroll(page: Page): Promise<void> {
-  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  const { scroll, client } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
   expect(scroll).toBeLessThanOrEqual(client);
 }
 

@@ -22,7 +22,11 @@ export interface SiteServer {
 export async function startSite(dir?: string, port = 0): Promise<SiteServer> {
   const root = dir ?? mkdtempSync(join(tmpdir(), 'saturate-site-'));
   if (!dir) cpSync('dist', root, { recursive: true });
-  const child: ChildProcess = spawn(process.execPath, ['server/bin.mjs', '--port', String(port), '--source', 'sim:idle', '--static', root], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['server/bin.mjs', '--port', String(port), '--source', 'sim:idle', '--static', root],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`site server did not start: ${out}`)), 15_000);

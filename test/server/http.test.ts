@@ -35,7 +35,11 @@ describe('API authentication', () => {
         expect(res.status, path).toBe(401);
         expect(res.headers.get('www-authenticate')).toBe('Bearer');
       }
-      const post = await fetch(`${s.base}/api/throughput`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"samplesPerSec":1}' });
+      const post = await fetch(`${s.base}/api/throughput`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"samplesPerSec":1}',
+      });
       expect(post.status).toBe(401);
     } finally {
       await s.lab.close();
@@ -48,7 +52,9 @@ describe('API authentication', () => {
       expect(s.token).toMatch(/^[0-9a-f]{32}$/);
       const wrong = s.token.replace(/.$/, (ch) => (ch === '0' ? '1' : '0'));
       expect((await fetch(`${s.base}/api/devices?token=${wrong}`)).status).toBe(401);
-      expect((await fetch(`${s.base}/api/devices`, { headers: { authorization: `Bearer ${wrong}` } })).status).toBe(401);
+      expect((await fetch(`${s.base}/api/devices`, { headers: { authorization: `Bearer ${wrong}` } })).status).toBe(
+        401,
+      );
       expect((await fetch(`${s.base}/api/devices?token=${s.token}`)).status).toBe(200);
       const res = await fetch(`${s.base}/api/devices`, { headers: { authorization: `Bearer ${s.token}` } });
       expect(res.status).toBe(200);
@@ -67,7 +73,10 @@ describe('Host and Origin checks', () => {
     try {
       const evil = await rawRequest(s.port, { path: `/api/health`, headers: { Host: 'evil.example' } });
       expect(evil.status).toBe(403);
-      const evilWithToken = await rawRequest(s.port, { path: `/api/devices?token=${s.token}`, headers: { Host: 'evil.example:80' } });
+      const evilWithToken = await rawRequest(s.port, {
+        path: `/api/devices?token=${s.token}`,
+        headers: { Host: 'evil.example:80' },
+      });
       expect(evilWithToken.status).toBe(403);
       for (const host of [`localhost:${s.port}`, `127.0.0.1:${s.port}`, `[::1]:${s.port}`]) {
         expect((await rawRequest(s.port, { path: '/api/health', headers: { Host: host } })).status, host).toBe(200);
@@ -80,7 +89,9 @@ describe('Host and Origin checks', () => {
   test('a disallowed Origin gets no CORS headers; an allowed one does, with the PNA preflight header', async () => {
     const s = await listen({ source: sim(), autoStart: false, allowOrigins: ['https://saturate.example'] });
     try {
-      const bad = await fetch(`${s.base}/api/devices?token=${s.token}`, { headers: { origin: 'https://evil.example' } });
+      const bad = await fetch(`${s.base}/api/devices?token=${s.token}`, {
+        headers: { origin: 'https://evil.example' },
+      });
       expect(bad.status).toBe(403);
       expect(await bad.text()).toMatch(/--allow-origin https:\/\/evil\.example/);
       expect(bad.headers.get('access-control-allow-origin')).toBeNull();
@@ -89,7 +100,11 @@ describe('Host and Origin checks', () => {
       expect(own.status).toBe(200);
       const badPreflight = await fetch(`${s.base}/api/devices`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET', 'access-control-request-private-network': 'true' },
+        headers: {
+          origin: 'https://evil.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-private-network': 'true',
+        },
       });
       expect(badPreflight.status).toBe(403);
       expect(badPreflight.headers.get('access-control-allow-origin')).toBeNull();
@@ -97,13 +112,19 @@ describe('Host and Origin checks', () => {
 
       const preflight = await fetch(`${s.base}/api/stream`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://saturate.example', 'access-control-request-method': 'GET', 'access-control-request-private-network': 'true' },
+        headers: {
+          origin: 'https://saturate.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-private-network': 'true',
+        },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe('https://saturate.example');
       expect(preflight.headers.get('access-control-allow-private-network')).toBe('true');
       expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
-      const good = await fetch(`${s.base}/api/devices?token=${s.token}`, { headers: { origin: 'https://saturate.example' } });
+      const good = await fetch(`${s.base}/api/devices?token=${s.token}`, {
+        headers: { origin: 'https://saturate.example' },
+      });
       expect(good.headers.get('access-control-allow-origin')).toBe('https://saturate.example');
       expect(good.headers.get('vary')).toMatch(/Origin/);
     } finally {
@@ -131,7 +152,9 @@ describe('snapshot, throughput and metrics', () => {
       expect(snap.simulated).toBe(true);
       const metrics = await (await fetch(`${s.base}/metrics`, { headers: auth })).text();
       expect(metrics).toMatch(/^saturate_training_samples_per_second 1234\.5$/m);
-      expect(metrics).toMatch(/^saturate_gpu_utilization_ratio\{gpu="0",uuid="GPU-[^"]+",name="NVIDIA H100 80GB HBM3"\} 0$/m);
+      expect(metrics).toMatch(
+        /^saturate_gpu_utilization_ratio\{gpu="0",uuid="GPU-[^"]+",name="NVIDIA H100 80GB HBM3"\} 0$/m,
+      );
       expect(metrics).toMatch(/saturate_gpu_clock_event_reason\{[^}]*reason="GpuIdle"\} 1/);
       expect(metrics).toMatch(/saturate_source_info\{source="sim:idle",simulated="true"/);
       for (let i = 0; i < 25; i++) s.lab.sampler.tick(); // 12.5 s on the fixed clock: the report is stale
@@ -146,13 +169,16 @@ describe('snapshot, throughput and metrics', () => {
     const s = await listen({ source: sim(), autoStart: false, maxBodyBytes: 1024 });
     const h = { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' };
     try {
-      const post = (body: string, headers: Record<string, string> = h) => fetch(`${s.base}/api/throughput`, { method: 'POST', headers, body });
+      const post = (body: string, headers: Record<string, string> = h) =>
+        fetch(`${s.base}/api/throughput`, { method: 'POST', headers, body });
       expect((await post('{nope')).status).toBe(400);
       expect((await post('{}')).status).toBe(422);
       expect((await post('{"samplesPerSec":-1}')).status).toBe(422);
       expect((await post('{"samplesPerSec":1,"extra":true}')).status).toBe(422);
       expect((await post(JSON.stringify({ samplesPerSec: 1, label: 'x'.repeat(5000) }))).status).toBe(413);
-      expect((await post('{"samplesPerSec":1}', { authorization: h.authorization, 'content-type': 'text/plain' })).status).toBe(415);
+      expect(
+        (await post('{"samplesPerSec":1}', { authorization: h.authorization, 'content-type': 'text/plain' })).status,
+      ).toBe(415);
     } finally {
       await s.lab.close();
     }
@@ -188,7 +214,9 @@ describe('serving the built site', () => {
       expect((await get('/_astro/app.abc123.css')).headers.get('cache-control')).toMatch(/immutable/);
       expect((await get('/manifest.webmanifest')).headers.get('content-type')).toMatch(/manifest\+json/);
       // Text goes out compressed as the client accepts, byte-identical once decoded; small and binary files as they are.
-      const big = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: `q-${i}`, prompt: 'Which reading shows a data-starved GPU?' })));
+      const big = JSON.stringify(
+        Array.from({ length: 400 }, (_, i) => ({ id: `q-${i}`, prompt: 'Which reading shows a data-starved GPU?' })),
+      );
       writeFileSync(join(dist, 'bank.json'), big);
       writeFileSync(join(dist, 'icon.png'), Buffer.alloc(4096, 7));
       const raw = (p: string, enc: string) => rawRequest(s.port, { path: p, headers: { 'accept-encoding': enc } });

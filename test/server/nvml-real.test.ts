@@ -17,16 +17,23 @@ import { haveGcc } from '../fixtures/nvml-stub/build.ts';
 const root = new URL('../../', import.meta.url).pathname;
 
 function fetchNvml(): { lib: string; header: string } | { skip: string } {
-  if (process.platform !== 'linux' || process.arch !== 'x64') return { skip: 'the Debian package fetched here is for linux x64 only' };
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    return { skip: 'the Debian package fetched here is for linux x64 only' };
   try {
-    const out = execFileSync(join(root, 'scripts/fetch-nvml.sh'), [join(root, '.nvml')], { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync(join(root, 'scripts/fetch-nvml.sh'), [join(root, '.nvml')], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const lib = out.trim().split('\n').at(-1) ?? '';
     const header = join(root, '.nvml/usr/include/nvml.h');
     if (!existsSync(lib)) return { skip: `fetch-nvml printed ${lib}, which does not exist` };
     return { lib, header };
   } catch (e) {
     const err = e as { stderr?: string; message: string };
-    return { skip: `cannot download NVIDIA's libnvidia-ml (offline?): ${(err.stderr ?? err.message).trim().split('\n')[0]}` };
+    return {
+      skip: `cannot download NVIDIA's libnvidia-ml (offline?): ${(err.stderr ?? err.message).trim().split('\n')[0]}`,
+    };
   }
 }
 
@@ -85,13 +92,32 @@ int main(void) {
       execFileSync('gcc', ['-I', join(root, '.nvml/usr/include'), '-o', exe, src], { stdio: 'pipe' });
       const c = JSON.parse(execFileSync(exe, { encoding: 'utf8' })) as Record<string, number>;
       expect({ ...SIZE }).toEqual({
-        utilization: c['utilization'], memory: c['memory'], memoryV2: c['memoryV2'], processInfo: c['processInfo'],
-        processInfoV1: c['processInfoV1'], gpmSupport: c['gpmSupport'], gpmMetric: c['gpmMetric'],
+        utilization: c['utilization'],
+        memory: c['memory'],
+        memoryV2: c['memoryV2'],
+        processInfo: c['processInfo'],
+        processInfoV1: c['processInfoV1'],
+        gpmSupport: c['gpmSupport'],
+        gpmMetric: c['gpmMetric'],
       });
       expect(MEMORY_V2_VERSION).toBe(c['memV2Version']);
-      expect([OFF.memV2Reserved, OFF.memV2Used, OFF.memUsed, OFF.procMem, OFF.gpmSample2, OFF.gpmMetrics, OFF.metricValue]).toEqual(
-        [c['memV2Reserved'], c['memV2Used'], c['memUsed'], c['procMem'], c['gpmSample2'], c['gpmMetrics'], c['metricValue']],
-      );
+      expect([
+        OFF.memV2Reserved,
+        OFF.memV2Used,
+        OFF.memUsed,
+        OFF.procMem,
+        OFF.gpmSample2,
+        OFF.gpmMetrics,
+        OFF.metricValue,
+      ]).toEqual([
+        c['memV2Reserved'],
+        c['memV2Used'],
+        c['memUsed'],
+        c['procMem'],
+        c['gpmSample2'],
+        c['gpmMetrics'],
+        c['metricValue'],
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

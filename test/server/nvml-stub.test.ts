@@ -11,7 +11,12 @@ import { buildStubs, haveGcc, type StubKit } from '../fixtures/nvml-stub/build.t
 const GIB = 1024 ** 3;
 const T0 = Date.parse('2026-03-29T01:30:00+01:00');
 const fakeHost: HostProbe = {
-  sample: () => ({ cpuPct: 5, perCorePct: [5, 5], load: { avg1: 0.1, avg5: 0.1, avg15: 0.1 }, mem: { totalBytes: 8 * GIB, usedBytes: GIB, availableBytes: 7 * GIB } }),
+  sample: () => ({
+    cpuPct: 5,
+    perCorePct: [5, 5],
+    load: { avg1: 0.1, avg5: 0.1, avg15: 0.1 },
+    mem: { totalBytes: 8 * GIB, usedBytes: GIB, availableBytes: 7 * GIB },
+  }),
 };
 const quiet = { host: fakeHost, log: () => {} };
 
@@ -30,15 +35,34 @@ describe('NVML binding against the C stub', () => {
     try {
       expect(source.simulated).toBe(false);
       expect(source.driverVersion).toBe('999.99.stub');
-      expect(source.devices().map((d) => d.uuid)).toEqual([0, 1, 2].map((i) => `GPU-00000000-0000-0000-0000-00000000000${i}`));
-      expect(source.devices()[0]).toMatchObject({ name: 'NVIDIA H100 80GB HBM3', smClockMaxMhz: 1980, memClockMaxMhz: 2619, gpmSupported: true, memTotalBytes: 80 * GIB });
+      expect(source.devices().map((d) => d.uuid)).toEqual(
+        [0, 1, 2].map((i) => `GPU-00000000-0000-0000-0000-00000000000${i}`),
+      );
+      expect(source.devices()[0]).toMatchObject({
+        name: 'NVIDIA H100 80GB HBM3',
+        smClockMaxMhz: 1980,
+        memClockMaxMhz: 2619,
+        gpmSupported: true,
+        memTotalBytes: 80 * GIB,
+      });
       const first = source.read(T0);
       expect(first.gpus).toHaveLength(3);
       const g1 = GpuSampleSchema.parse(first.gpus[1]);
       expect(g1).toMatchObject({
-        error: null, gpuUtilPct: 51, memUtilPct: 21, memUsedBytes: 11 * GIB, memTotalBytes: 80 * GIB, memReservedBytes: 512 * 1024 * 1024,
-        powerWatts: 301, powerLimitWatts: 700, temperatureC: 61, smClockMhz: 1979, memClockMhz: 2619,
-        pcieTxBytesPerSec: 2000 * 1024, pcieRxBytesPerSec: 4000 * 1024, clockEventReasons: ['SwPowerCap', 'SwThermalSlowdown'],
+        error: null,
+        gpuUtilPct: 51,
+        memUtilPct: 21,
+        memUsedBytes: 11 * GIB,
+        memTotalBytes: 80 * GIB,
+        memReservedBytes: 512 * 1024 * 1024,
+        powerWatts: 301,
+        powerLimitWatts: 700,
+        temperatureC: 61,
+        smClockMhz: 1979,
+        memClockMhz: 2619,
+        pcieTxBytesPerSec: 2000 * 1024,
+        pcieRxBytesPerSec: 4000 * 1024,
+        clockEventReasons: ['SwPowerCap', 'SwThermalSlowdown'],
       });
       expect(g1.processes).toEqual([
         { pid: 1100, name: null, usedGpuMemBytes: GIB },
@@ -47,7 +71,15 @@ describe('NVML binding against the C stub', () => {
       expect(g1.smActivePct).toBeNull();
       expect(g1.nullReasons['smActivePct']).toMatch(/two samples/);
       const second = GpuSampleSchema.parse(source.read(T0 + 500).gpus[1]);
-      expect(second).toMatchObject({ smActivePct: 43.5, smOccupancyPct: 21.3, tensorActivePct: 12.5, dramActivePct: 33, fp32ActivePct: 7.5, fp16ActivePct: 1.5, fp64ActivePct: null });
+      expect(second).toMatchObject({
+        smActivePct: 43.5,
+        smOccupancyPct: 21.3,
+        tensorActivePct: 12.5,
+        dramActivePct: 33,
+        fp32ActivePct: 7.5,
+        fp16ActivePct: 1.5,
+        fp64ActivePct: null,
+      });
       expect(second.nullReasons['fp64ActivePct']).toBe('not supported (NVML 3)');
     } finally {
       source.close();
@@ -78,7 +110,12 @@ describe('NVML binding against the C stub', () => {
       // Between the slow reads every tick still carries the last answer, never null.
       expect(samples.every((s) => s.powerLimitWatts === 700 && s.processes?.length === 2)).toBe(true);
       // GPM alternates its two sample buffers: both orders give values (the stub refuses a backwards pair).
-      expect(samples.slice(1).map((s) => s.smActivePct).filter((v) => v === null)).toEqual([]);
+      expect(
+        samples
+          .slice(1)
+          .map((s) => s.smActivePct)
+          .filter((v) => v === null),
+      ).toEqual([]);
       // A clock that goes backwards (NTP step) asks again rather than serving stale answers for long.
       readDevice(counted, state, T0 - 60_000);
       expect(calls.get('processes')).toBe(4);
@@ -90,12 +127,22 @@ describe('NVML binding against the C stub', () => {
 
   test('NOT_SUPPORTED metrics are null with a reason, never 0, and are asked only once', () => {
     const logs: string[] = [];
-    const source = createNvmlSource({ libraryPath: kit.withConfig({ gpus: 2, unsupported: 'power,temperature,pcie,gpm,procs' }), host: fakeHost, log: (m) => logs.push(m) });
+    const source = createNvmlSource({
+      libraryPath: kit.withConfig({ gpus: 2, unsupported: 'power,temperature,pcie,gpm,procs' }),
+      host: fakeHost,
+      log: (m) => logs.push(m),
+    });
     try {
       for (let i = 0; i < 3; i++) {
         const g = GpuSampleSchema.parse(source.read(T0 + i * 500).gpus[0]);
         expect(g.gpuUtilPct).toBe(50);
-        for (const field of ['powerWatts', 'temperatureC', 'pcieTxBytesPerSec', 'pcieRxBytesPerSec', 'processes'] as const) {
+        for (const field of [
+          'powerWatts',
+          'temperatureC',
+          'pcieTxBytesPerSec',
+          'pcieRxBytesPerSec',
+          'processes',
+        ] as const) {
           expect(g[field], field).toBeNull();
           expect(g.nullReasons[field], field).toBe('not supported (NVML 3)');
         }
@@ -114,8 +161,12 @@ describe('NVML binding against the C stub', () => {
     const nvml = openNvml({ libraryPath: lib });
     try {
       expect(nvml.symbols).toMatchObject({
-        init: 'nvmlInit', count: 'nvmlDeviceGetCount', handle: 'nvmlDeviceGetHandleByIndex', memory: 'nvmlDeviceGetMemoryInfo',
-        reasons: 'nvmlDeviceGetCurrentClocksThrottleReasons', processes: 'nvmlDeviceGetComputeRunningProcesses',
+        init: 'nvmlInit',
+        count: 'nvmlDeviceGetCount',
+        handle: 'nvmlDeviceGetHandleByIndex',
+        memory: 'nvmlDeviceGetMemoryInfo',
+        reasons: 'nvmlDeviceGetCurrentClocksThrottleReasons',
+        processes: 'nvmlDeviceGetComputeRunningProcesses',
       });
     } finally {
       nvml.close();
@@ -123,10 +174,17 @@ describe('NVML binding against the C stub', () => {
     const source = createNvmlSource({ libraryPath: lib, ...quiet });
     try {
       const g = GpuSampleSchema.parse(source.read(T0).gpus[1]);
-      expect(g).toMatchObject({ gpuUtilPct: 51, memUsedBytes: 11.5 * GIB, memReservedBytes: null, clockEventReasons: ['SwPowerCap', 'SwThermalSlowdown'] });
+      expect(g).toMatchObject({
+        gpuUtilPct: 51,
+        memUsedBytes: 11.5 * GIB,
+        memReservedBytes: null,
+        clockEventReasons: ['SwPowerCap', 'SwThermalSlowdown'],
+      });
       expect(g.processes).toEqual([{ pid: 1100, name: null, usedGpuMemBytes: GIB }]);
       expect(g.pcieTxBytesPerSec).toBeNull();
-      expect(g.nullReasons['pcieTxBytesPerSec']).toBe('function not in this NVML (NVML 13: nvmlDeviceGetPcieThroughput)');
+      expect(g.nullReasons['pcieTxBytesPerSec']).toBe(
+        'function not in this NVML (NVML 13: nvmlDeviceGetPcieThroughput)',
+      );
       expect(g.nullReasons['smActivePct']).toMatch(/GPM is missing from this NVML/);
       expect(g.nullReasons['memReservedBytes']).toMatch(/MemoryInfo_v2/);
     } finally {
@@ -195,4 +253,3 @@ describe('NVML binding against the C stub', () => {
     }
   });
 });
-

@@ -45,7 +45,8 @@ describe('host probe', () => {
     });
     const first = probe.sample(T0);
     availableKb = 4096000;
-    for (let t = 100; t < 1000; t += 100) expect(probe.sample(T0 + t).mem.availableBytes).toBe(first.mem.availableBytes);
+    for (let t = 100; t < 1000; t += 100)
+      expect(probe.sample(T0 + t).mem.availableBytes).toBe(first.mem.availableBytes);
     expect(probe.sample(T0 + 1000).mem.availableBytes).toBe(4096000 * 1024);
     // Samples every 100 ms from 0 to 1000: CPU read at 0, 300, 600 and 900; memory and load at 0 and 1000.
     expect(reads).toEqual({ stat: 4, meminfo: 2, loadavg: 2 });
@@ -63,7 +64,9 @@ describe('CLI flags', () => {
     expect(() => parseCli(['--token', 'short'])).toThrow(/16–256/);
     expect(() => parseCli(['--allow-origin', 'not a url'])).toThrow(/not a URL/);
     expect(() => parseCli(['--bogus'])).toThrow(/Usage/);
-    expect(parseCli(['--allow-origin', 'https://a.example/path', '--allow-origin', 'https://b.example']).allowOrigins).toEqual(['https://a.example', 'https://b.example']);
+    expect(
+      parseCli(['--allow-origin', 'https://a.example/path', '--allow-origin', 'https://b.example']).allowOrigins,
+    ).toEqual(['https://a.example', 'https://b.example']);
   });
 });
 
@@ -77,7 +80,8 @@ describe('security helpers', () => {
   });
   test('Host check accepts loopback names and the configured host only', () => {
     const ok = hostChecker('lab.internal');
-    for (const h of ['localhost', 'localhost:8790', '127.0.0.1:1', '127.1.2.3', '[::1]:8790', 'lab.internal:8790']) expect(ok(h), h).toBe(true);
+    for (const h of ['localhost', 'localhost:8790', '127.0.0.1:1', '127.1.2.3', '[::1]:8790', 'lab.internal:8790'])
+      expect(ok(h), h).toBe(true);
     for (const h of ['evil.example', 'localhost.evil.example', '10.0.0.1', '', '[::2]']) expect(ok(h), h).toBe(false);
     expect(ok(undefined)).toBe(false);
     expect(hostnameOf('[::1]:80')).toBe('::1');
@@ -95,7 +99,12 @@ describe('decodeReasons', () => {
 describe('sampler', () => {
   test('keeps the last `capacity` ticks for resume and numbers them from 1', () => {
     let t = T0;
-    const sampler = createSampler({ source: createSimSource({ spec: 'idle', startMs: T0 }), intervalMs: 500, capacity: 4, now: () => (t += 500) });
+    const sampler = createSampler({
+      source: createSimSource({ spec: 'idle', startMs: T0 }),
+      intervalMs: 500,
+      capacity: 4,
+      now: () => (t += 500),
+    });
     for (let i = 0; i < 10; i++) sampler.tick();
     expect(sampler.latest()?.message.seq).toBe(10);
     expect(sampler.since(0).map((x) => x.message.seq)).toEqual([7, 8, 9, 10]);
@@ -108,7 +117,13 @@ describe('sampler', () => {
   test('a tick that throws is reported and the loop keeps its schedule', async () => {
     const errors: unknown[] = [];
     let calls = 0;
-    const source = { ...createSimSource({ spec: 'idle' }), read: () => { calls++; throw new Error('boom'); } };
+    const source = {
+      ...createSimSource({ spec: 'idle' }),
+      read: () => {
+        calls++;
+        throw new Error('boom');
+      },
+    };
     const sampler = createSampler({ source, intervalMs: 100, onError: (e) => errors.push(e) });
     sampler.start();
     await expect.poll(() => calls, { timeout: 2000 }).toBeGreaterThanOrEqual(2);
@@ -124,12 +139,22 @@ describe('record and replay', () => {
     try {
       const recorder = createRecorder(file);
       let t = T0;
-      const sampler = createSampler({ source: createSimSource({ spec: 'straggler', startMs: T0 }), intervalMs: 500, now: () => (t += 500), onTick: (x) => recorder.write(x) });
+      const sampler = createSampler({
+        source: createSimSource({ spec: 'straggler', startMs: T0 }),
+        intervalMs: 500,
+        now: () => (t += 500),
+        onTick: (x) => recorder.write(x),
+      });
       for (let i = 0; i < 6; i++) sampler.tick();
       sampler.close();
       await recorder.close();
       const text = readFileSync(file, 'utf8');
-      expect(text.trim().split('\n').map((l) => StreamMessageSchema.parse(JSON.parse(l)).seq)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(
+        text
+          .trim()
+          .split('\n')
+          .map((l) => StreamMessageSchema.parse(JSON.parse(l)).seq),
+      ).toEqual([1, 2, 3, 4, 5, 6]);
       const { messages, skipped } = parseRecording(`${text}not json\n{"seq":1}\n`);
       expect([messages.length, skipped]).toEqual([6, 2]);
       const replay = createReplaySource(file, { startMs: 0 });

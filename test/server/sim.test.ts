@@ -1,7 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { GpuSampleSchema, HostSampleSchema, ThroughputSchema } from '../../src/protocol/metrics.ts';
-import { defaultKnobs, fixedKnobs, parseScenarioSpec, sampleAt, SCENARIO_IDS, SCENARIOS, type SimFrame } from '../../src/lib/sim/index.ts';
+import {
+  defaultKnobs,
+  fixedKnobs,
+  parseScenarioSpec,
+  sampleAt,
+  SCENARIO_IDS,
+  SCENARIOS,
+  type SimFrame,
+} from '../../src/lib/sim/index.ts';
 import { busyFraction } from '../../src/lib/sim/noise.ts';
 
 /** Frames every 500 ms over `seconds`, starting at `fromMs`. */
@@ -9,12 +17,24 @@ function run(id: string, knobs: Record<string, number>, seconds = 30, fromMs = 0
   return Array.from({ length: (seconds * 1000) / 500 }, (_, i) => sampleAt(id, fromMs + i * 500, seed, knobs));
 }
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-const gpu = (frames: SimFrame[], index: number, field: 'gpuUtilPct' | 'smActivePct' | 'powerWatts' | 'dramActivePct' | 'tensorActivePct' | 'smClockMhz'): number[] =>
-  frames.map((f) => f.gpus[index]?.[field] ?? Number.NaN);
+const gpu = (
+  frames: SimFrame[],
+  index: number,
+  field: 'gpuUtilPct' | 'smActivePct' | 'powerWatts' | 'dramActivePct' | 'tensorActivePct' | 'smClockMhz',
+): number[] => frames.map((f) => f.gpus[index]?.[field] ?? Number.NaN);
 
 describe('scenario list', () => {
   test('has the eight scenarios, each with a one-line description, a fix and a knob', () => {
-    expect(SCENARIO_IDS).toEqual(['idle', 'data-starved', 'small-kernels', 'memory-bound', 'compute-bound', 'throttled', 'nccl-hang', 'straggler']);
+    expect(SCENARIO_IDS).toEqual([
+      'idle',
+      'data-starved',
+      'small-kernels',
+      'memory-bound',
+      'compute-bound',
+      'throttled',
+      'nccl-hang',
+      'straggler',
+    ]);
     for (const s of SCENARIOS) {
       expect(s.description.length, s.id).toBeLessThan(140);
       expect(s.description).not.toContain('\n');
@@ -38,18 +58,24 @@ describe('scenario list', () => {
 describe('sampleAt', () => {
   test('is deterministic and every frame fits the protocol', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...SCENARIO_IDS), fc.integer({ min: 0, max: 2e12 }), fc.string({ maxLength: 12 }), fc.boolean(), (id, t, seed, fixed) => {
-        const knobs = fixed ? fixedKnobs(id) : defaultKnobs(id);
-        const a = sampleAt(id, t, seed, knobs);
-        expect(sampleAt(id, t, seed, knobs)).toEqual(a);
-        for (const g of a.gpus) {
-          GpuSampleSchema.parse(g);
-          expect(g.dramActivePct ?? 0).toBeLessThanOrEqual(80); // ~80% is the practical DRAM peak
-          expect(g.powerWatts ?? 0).toBeLessThanOrEqual((g.powerLimitWatts ?? 700) + 5);
-        }
-        HostSampleSchema.parse(a.host);
-        if (a.throughput) expect(ThroughputSchema.parse(a.throughput).simulated).toBe(true);
-      }),
+      fc.property(
+        fc.constantFrom(...SCENARIO_IDS),
+        fc.integer({ min: 0, max: 2e12 }),
+        fc.string({ maxLength: 12 }),
+        fc.boolean(),
+        (id, t, seed, fixed) => {
+          const knobs = fixed ? fixedKnobs(id) : defaultKnobs(id);
+          const a = sampleAt(id, t, seed, knobs);
+          expect(sampleAt(id, t, seed, knobs)).toEqual(a);
+          for (const g of a.gpus) {
+            GpuSampleSchema.parse(g);
+            expect(g.dramActivePct ?? 0).toBeLessThanOrEqual(80); // ~80% is the practical DRAM peak
+            expect(g.powerWatts ?? 0).toBeLessThanOrEqual((g.powerLimitWatts ?? 700) + 5);
+          }
+          HostSampleSchema.parse(a.host);
+          if (a.throughput) expect(ThroughputSchema.parse(a.throughput).simulated).toBe(true);
+        },
+      ),
       { numRuns: 300, seed: 4401 },
     );
   });
@@ -71,7 +97,9 @@ describe('scenarios agree with the fact base', () => {
     expect(starved.every((f) => f.host.perCorePct.some((p) => p >= 94))).toBe(true);
     const fixed = run('data-starved', fixedKnobs('data-starved'));
     expect(mean(gpu(fixed, 0, 'gpuUtilPct'))).toBeGreaterThan(90);
-    expect(mean(fixed.map((f) => f.throughput?.samplesPerSec ?? 0))).toBeGreaterThan(5 * mean(starved.map((f) => f.throughput?.samplesPerSec ?? 0)));
+    expect(mean(fixed.map((f) => f.throughput?.samplesPerSec ?? 0))).toBeGreaterThan(
+      5 * mean(starved.map((f) => f.throughput?.samplesPerSec ?? 0)),
+    );
   });
 
   test('small-kernels: GPU-Util 95–100% with SM activity 20–30% and modest power', () => {
@@ -109,7 +137,11 @@ describe('scenarios agree with the fact base', () => {
 
   test('throttled: clock event reasons and low clocks; the fix clears them', () => {
     const frames = run('throttled', {});
-    expect(frames.every((f) => (f.gpus[0]?.clockEventReasons ?? []).some((r) => r === 'SwPowerCap' || r.includes('Thermal')))).toBe(true);
+    expect(
+      frames.every((f) =>
+        (f.gpus[0]?.clockEventReasons ?? []).some((r) => r === 'SwPowerCap' || r.includes('Thermal')),
+      ),
+    ).toBe(true);
     expect(mean(gpu(frames, 0, 'smClockMhz'))).toBeLessThan(1750);
     const fixed = run('throttled', fixedKnobs('throttled'));
     expect(fixed.every((f) => f.gpus[0]?.clockEventReasons?.length === 0)).toBe(true);
@@ -137,7 +169,9 @@ describe('scenarios agree with the fact base', () => {
     expect(mean(gpu(frames, 2, 'powerWatts')) - mean(gpu(frames, 0, 'powerWatts'))).toBeGreaterThan(100);
     const balanced = run('straggler', fixedKnobs('straggler'));
     expect(Math.abs(mean(gpu(balanced, 2, 'powerWatts')) - mean(gpu(balanced, 0, 'powerWatts')))).toBeLessThan(30);
-    expect(mean(balanced.map((f) => f.throughput?.tokensPerSec ?? 0))).toBeGreaterThan(1.25 * mean(frames.map((f) => f.throughput?.tokensPerSec ?? 0)));
+    expect(mean(balanced.map((f) => f.throughput?.tokensPerSec ?? 0))).toBeGreaterThan(
+      1.25 * mean(frames.map((f) => f.throughput?.tokensPerSec ?? 0)),
+    );
   });
 
   test('idle: 0% with memory held; releasing frees it', () => {
@@ -152,11 +186,17 @@ describe('busyFraction', () => {
   test('matches the duty cycle over whole periods and stays within [0, 1]', () => {
     expect(busyFraction(10_000, 1000, 250, 4000)).toBeCloseTo(0.25);
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 1e9 }), fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 1, max: 5000 }), (t, p, b, w) => {
-        const f = busyFraction(t, p, b, w);
-        expect(f).toBeGreaterThanOrEqual(0);
-        expect(f).toBeLessThanOrEqual(1);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 1e9 }),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: 0, max: 5000 }),
+        fc.integer({ min: 1, max: 5000 }),
+        (t, p, b, w) => {
+          const f = busyFraction(t, p, b, w);
+          expect(f).toBeGreaterThanOrEqual(0);
+          expect(f).toBeLessThanOrEqual(1);
+        },
+      ),
     );
   });
 });

@@ -25,7 +25,10 @@ async function settledHeap(): Promise<number> {
 }
 
 /** Runs the traffic for `seconds`: stayers read every tick, churners connect, read 1–15 ticks, drop. */
-async function traffic(url: string, seconds: number): Promise<{ stayed: { ticks: number; gaps: number }[]; connections: number }> {
+async function traffic(
+  url: string,
+  seconds: number,
+): Promise<{ stayed: { ticks: number; gaps: number }[]; connections: number }> {
   const end = Date.now() + seconds * 1000;
   const stayer = async (): Promise<{ ticks: number; gaps: number }> => {
     const sse = sseReader(await fetch(url));
@@ -53,7 +56,10 @@ async function traffic(url: string, seconds: number): Promise<{ stayed: { ticks:
       await sse.cancel();
     }
   };
-  const [stayed] = await Promise.all([Promise.all(Array.from({ length: STAYERS }, stayer)), Promise.all(Array.from({ length: CHURNERS }, (_, n) => churner(n)))]);
+  const [stayed] = await Promise.all([
+    Promise.all(Array.from({ length: STAYERS }, stayer)),
+    Promise.all(Array.from({ length: CHURNERS }, (_, n) => churner(n))),
+  ]);
   return { stayed, connections };
 }
 
@@ -69,7 +75,9 @@ describe('soak', { timeout: (SECONDS + WARM_SECONDS + 60) * 1000 }, () => {
       const baseline = await settledHeap();
       const { stayed, connections } = await traffic(url, SECONDS);
       const after = await settledHeap();
-      console.log(`soak: ${connections} churned connections in ${SECONDS} s, heap ${(baseline / 1e6).toFixed(1)} MB after warm-up → ${(after / 1e6).toFixed(1)} MB after`);
+      console.log(
+        `soak: ${connections} churned connections in ${SECONDS} s, heap ${(baseline / 1e6).toFixed(1)} MB after warm-up → ${(after / 1e6).toFixed(1)} MB after`,
+      );
       for (const r of stayed) {
         expect(r.gaps).toBe(0);
         expect(r.ticks).toBeGreaterThan(SECONDS * 10 * 0.5); // 10 Hz, allowing for a loaded machine

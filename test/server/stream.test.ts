@@ -112,10 +112,22 @@ describe('GET /api/stream', () => {
     const s = await listen({ source: sim('idle'), autoStart: false, allowOrigins: ['https://saturate.example'] });
     try {
       s.lab.sampler.tick();
-      const res = await fetch(`${s.base}/api/stream?token=${s.token}`, { headers: { origin: 'https://saturate.example' } });
+      const res = await fetch(`${s.base}/api/stream?token=${s.token}`, {
+        headers: { origin: 'https://saturate.example' },
+      });
       expect(res.status).toBe(200);
-      expect(Object.fromEntries(['access-control-allow-origin', 'vary', 'x-content-type-options', 'referrer-policy', 'cache-control'].map((h) => [h, res.headers.get(h)]))).toEqual({
-        'access-control-allow-origin': 'https://saturate.example', vary: 'Origin', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store',
+      expect(
+        Object.fromEntries(
+          ['access-control-allow-origin', 'vary', 'x-content-type-options', 'referrer-policy', 'cache-control'].map(
+            (h) => [h, res.headers.get(h)],
+          ),
+        ),
+      ).toEqual({
+        'access-control-allow-origin': 'https://saturate.example',
+        vary: 'Origin',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'cache-control': 'no-store',
       });
       const sse = sseReader(res);
       expect((await sse.next()).event).toBe('sample');
@@ -196,19 +208,57 @@ describe('malformed requests', () => {
       const sse = sseReader(await fetch(`${s.base}/api/stream?token=${s.token}`));
       const before = Number((await sse.next()).id);
       const cases: (() => Promise<number>)[] = [
-        async () => (await fetch(`${s.base}/api/throughput`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: '{"samplesPerSec":' })).status,
-        async () => (await fetch(`${s.base}/api/throughput`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: 'x'.repeat(20_000) })).status,
-        async () => (await fetch(`${s.base}/api/throughput`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: '[1,2,3]' })).status,
-        async () => (await fetch(`${s.base}/api/throughput`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: '{"tokensPerSec":"fast"}' })).status,
+        async () =>
+          (
+            await fetch(`${s.base}/api/throughput`, {
+              method: 'POST',
+              headers: { authorization: auth, 'content-type': 'application/json' },
+              body: '{"samplesPerSec":',
+            })
+          ).status,
+        async () =>
+          (
+            await fetch(`${s.base}/api/throughput`, {
+              method: 'POST',
+              headers: { authorization: auth, 'content-type': 'application/json' },
+              body: 'x'.repeat(20_000),
+            })
+          ).status,
+        async () =>
+          (
+            await fetch(`${s.base}/api/throughput`, {
+              method: 'POST',
+              headers: { authorization: auth, 'content-type': 'application/json' },
+              body: '[1,2,3]',
+            })
+          ).status,
+        async () =>
+          (
+            await fetch(`${s.base}/api/throughput`, {
+              method: 'POST',
+              headers: { authorization: auth, 'content-type': 'application/json' },
+              body: '{"tokensPerSec":"fast"}',
+            })
+          ).status,
         async () => (await fetch(`${s.base}/api/devices`, { headers: { authorization: 'Bearer' } })).status,
-        async () => (await fetch(`${s.base}/api/devices`, { headers: { authorization: `Basic ${'a'.repeat(4000)}` } })).status,
+        async () =>
+          (await fetch(`${s.base}/api/devices`, { headers: { authorization: `Basic ${'a'.repeat(4000)}` } })).status,
         async () => (await fetch(`${s.base}/api/nonexistent?token=${s.token}`)).status,
         async () => (await fetch(`${s.base}/api/stream?token=${s.token}`, { method: 'DELETE' })).status,
-        async () => (await fetch(`${s.base}/api/stream?token=${s.token}&lastEventId=-5`, { method: 'PUT', body: 'x' })).status,
+        async () =>
+          (await fetch(`${s.base}/api/stream?token=${s.token}&lastEventId=-5`, { method: 'PUT', body: 'x' })).status,
         async () => (await rawRequest(s.port, { path: '/api/health', headers: { Host: '' } })).status,
         async () => (await rawRequest(s.port, { path: `/api/devices?token=%ZZ${s.token}` })).status,
         async () => (await rawRequest(s.port, { path: '/%E0%A4%A', headers: {} })).status,
-        async () => (await rawRequest(s.port, { method: 'POST', path: '/api/throughput', headers: { authorization: auth, 'content-type': 'application/json', 'content-length': '99999999' }, body: '{}' })).status,
+        async () =>
+          (
+            await rawRequest(s.port, {
+              method: 'POST',
+              path: '/api/throughput',
+              headers: { authorization: auth, 'content-type': 'application/json', 'content-length': '99999999' },
+              body: '{}',
+            })
+          ).status,
         async () => (await fetch(`${s.base}/metrics`, { method: 'POST', headers: { authorization: auth } })).status,
       ];
       const statuses: number[] = [];

@@ -19,7 +19,13 @@ function syncDeck(files: Record<string, string>): { status: number | null; outpu
       writeFileSync(join(dir, path), text);
     }
     const r = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'sync'], {
-      env: { ...process.env, SATURATE_CONTENT_DIR: dir, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0', NO_COLOR: '1' },
+      env: {
+        ...process.env,
+        SATURATE_CONTENT_DIR: dir,
+        ASTRO_TELEMETRY_DISABLED: '1',
+        FORCE_COLOR: '0',
+        NO_COLOR: '1',
+      },
       encoding: 'utf8',
       timeout: 60_000,
     });
@@ -31,12 +37,17 @@ function syncDeck(files: Record<string, string>): { status: number | null; outpu
 
 describe('astro sync on a bad deck', { timeout: 90_000 }, () => {
   test('a single-choice question with two correct options: names the file and field', () => {
-    const bad = good.replace('      - text: "It is averaged over a full minute, so it hides every short stall."\n', '      - text: "It is averaged over a full minute, so it hides every short stall."\n        correct: true\n');
+    const bad = good.replace(
+      '      - text: "It is averaged over a full minute, so it hides every short stall."\n',
+      '      - text: "It is averaged over a full minute, so it hides every short stall."\n        correct: true\n',
+    );
     expect(bad).not.toBe(good);
     const r = syncDeck({ 'meters/gpu-util.md': bad });
     expect(r.status).not.toBe(0);
     expect(r.output).toMatch(/gpu-util\.md/);
-    expect(r.output).toContain('questions.0.options: A `single` question needs exactly one option with `correct: true`. Mark one, or use kind `multiple`.');
+    expect(r.output).toContain(
+      'questions.0.options: A `single` question needs exactly one option with `correct: true`. Mark one, or use kind `multiple`.',
+    );
   });
 
   test('an unknown related id and a missing section: every problem, each with its file', () => {
@@ -52,6 +63,8 @@ describe('astro sync on a bad deck', { timeout: 90_000 }, () => {
     const twin = good.replace(/^title: .*$/m, 'title: "A twin card"');
     const r = syncDeck({ 'meters/gpu-util.md': good, 'meters/twin.md': twin });
     expect(r.status).not.toBe(0);
-    expect(r.output).toMatch(/twin\.md: questions\[0\]\.id "gpu-util-why-misleading" is already used in .*gpu-util\.md/);
+    expect(r.output).toMatch(
+      /twin\.md: questions\[0\]\.id "gpu-util-why-misleading" is already used in .*gpu-util\.md/,
+    );
   });
 });

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { aggregate, describeCheck, evaluateCheck, validateCheck, type Check } from '../../src/lib/checks.ts';
-import { densePeakTflops, formatMetric, METRIC_IDS, toPoint, type MetricId, type MetricPoint } from '../../src/lib/lab-metrics.ts';
+import {
+  densePeakTflops,
+  formatMetric,
+  METRIC_IDS,
+  toPoint,
+  type MetricId,
+  type MetricPoint,
+} from '../../src/lib/lab-metrics.ts';
 import { advanceRun, simMessage, startRun } from '../../src/lib/lab-run.ts';
 import { checkLabs } from '../../src/lib/lab-check.ts';
 import { LabSchema, CheckSchema, type Lab } from '../../src/schemas/lab.ts';
@@ -11,7 +18,10 @@ import { loadDeck, markdownFiles, splitFrontmatter } from '../../src/data/load-d
 /** Points every 500 ms from t = 0 with the given values per metric (others null). */
 function points(series: Partial<Record<MetricId, (i: number) => number | null>>, n: number): MetricPoint[] {
   return Array.from({ length: n }, (_, i) => {
-    const values = Object.fromEntries(METRIC_IDS.map((id) => [id, series[id]?.(i) ?? null])) as Record<MetricId, number | null>;
+    const values = Object.fromEntries(METRIC_IDS.map((id) => [id, series[id]?.(i) ?? null])) as Record<
+      MetricId,
+      number | null
+    >;
     return { tMs: i * 500, values, why: { smActivePct: 'GPM needs Hopper or newer' } };
   });
 }
@@ -33,12 +43,20 @@ describe('evaluateCheck', () => {
     expect(evaluateCheck(lowUtil, points({ gpuUtilPct: () => 97 }, 30)).state).toBe('fail');
   });
   test("says can't tell, with the reason, when the metric is null", () => {
-    const r = evaluateCheck({ metric: 'smActivePct', agg: 'mean', windowS: 5, op: '<', value: 50 }, points({ gpuUtilPct: () => 97 }, 30));
+    const r = evaluateCheck(
+      { metric: 'smActivePct', agg: 'mean', windowS: 5, op: '<', value: 50 },
+      points({ gpuUtilPct: () => 97 }, 30),
+    );
     expect(r.state).toBe('unknown');
     expect(r.text).toMatch(/GPM needs Hopper/);
   });
   test('any: falls back to power when SM activity is missing', () => {
-    const c: Check = { any: [{ metric: 'smActivePct', agg: 'mean', windowS: 5, op: '<', value: 50 }, { metric: 'powerPctOfLimit', agg: 'mean', windowS: 5, op: '<', value: 40 }] };
+    const c: Check = {
+      any: [
+        { metric: 'smActivePct', agg: 'mean', windowS: 5, op: '<', value: 50 },
+        { metric: 'powerPctOfLimit', agg: 'mean', windowS: 5, op: '<', value: 40 },
+      ],
+    };
     expect(evaluateCheck(c, points({ powerPctOfLimit: () => 29 }, 30)).state).toBe('pass');
     expect(evaluateCheck(c, points({ powerPctOfLimit: () => 80 }, 30)).state).toBe('unknown');
   });
@@ -98,13 +116,17 @@ describe('lab metrics', () => {
 describe('validateCheck', () => {
   test('accepts a sound check', () => expect(validateCheck(lowUtil)).toEqual([]));
   test('names an unknown metric and lists the valid ones', () => {
-    expect(validateCheck({ ...lowUtil, metric: 'gpuUtil' })[0]).toMatch(/unknown metric "gpuUtil". Use one of: gpuUtilPct/);
+    expect(validateCheck({ ...lowUtil, metric: 'gpuUtil' })[0]).toMatch(
+      /unknown metric "gpuUtil". Use one of: gpuUtilPct/,
+    );
   });
   test('rejects impossible windows, holds and thresholds', () => {
     expect(validateCheck({ ...lowUtil, windowS: 0.2 })[0]).toMatch(/at least 1 s/);
     expect(validateCheck({ ...lowUtil, windowS: 900 })[0]).toMatch(/longer than the 300 s/);
     expect(validateCheck({ forAtLeastS: 400, check: lowUtil })[0]).toMatch(/forAtLeastS: 400 s is impossible/);
-    expect(validateCheck({ metric: 'dramActivePct', agg: 'mean', windowS: 10, op: '>', value: 85 })[0]).toMatch(/tops out near 80%/);
+    expect(validateCheck({ metric: 'dramActivePct', agg: 'mean', windowS: 10, op: '>', value: 85 })[0]).toMatch(
+      /tops out near 80%/,
+    );
     expect(validateCheck({ ...lowUtil, op: '<', value: 0 })[0]).toMatch(/can never pass/);
   });
   test('the schema turns problems into issues', () => {
@@ -118,8 +140,20 @@ describe('checkLabs', () => {
   test('reports missing cards, bad prefixes and duplicate ids, naming the file', () => {
     const problems = checkLabs(
       [
-        { id: 'a', file: 'content/labs/a.md', order: 1, prerequisites: ['gpu-util', 'nope'], questionIds: ['lab-a-x', 'b-y'] },
-        { id: 'b', file: 'content/labs/b.md', order: 1, prerequisites: ['gpu-util'], questionIds: ['lab-b-x', 'gpu-util-def'] },
+        {
+          id: 'a',
+          file: 'content/labs/a.md',
+          order: 1,
+          prerequisites: ['gpu-util', 'nope'],
+          questionIds: ['lab-a-x', 'b-y'],
+        },
+        {
+          id: 'b',
+          file: 'content/labs/b.md',
+          order: 1,
+          prerequisites: ['gpu-util'],
+          questionIds: ['lab-b-x', 'gpu-util-def'],
+        },
       ],
       new Set(['gpu-util']),
       new Set(['gpu-util-def']),
@@ -136,7 +170,8 @@ const root = process.cwd();
 const labFiles = markdownFiles(join(root, 'content', 'labs'));
 const labs: { id: string; data: Lab }[] = labFiles.map((f) => {
   const parsed = LabSchema.safeParse(splitFrontmatter(readFileSync(f, 'utf8')).data);
-  if (!parsed.success) throw new Error(`${f}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(`${f}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return { id: basename(f, '.md'), data: parsed.data };
 });
 
@@ -145,7 +180,13 @@ describe('the labs in content/labs', () => {
     expect(labs.length).toBeGreaterThanOrEqual(7);
     const deck = loadDeck(root);
     const problems = checkLabs(
-      labs.map((l) => ({ id: l.id, file: `content/labs/${l.id}.md`, order: l.data.order, prerequisites: l.data.prerequisites, questionIds: l.data.debrief.map((q) => q.id) })),
+      labs.map((l) => ({
+        id: l.id,
+        file: `content/labs/${l.id}.md`,
+        order: l.data.order,
+        prerequisites: l.data.prerequisites,
+        questionIds: l.data.debrief.map((q) => q.id),
+      })),
       new Set(deck.cards.map((c) => c.id)),
       new Set(deck.cards.flatMap((c) => c.data.questions.map((q) => q.id))),
     );

@@ -12,7 +12,9 @@ describe('the deck in content/', () => {
 
   test('meets the quality bar: reading time, question counts, balanced answers, no near-duplicates', () => {
     const report = checkQuality(deck.cards);
-    console.log(`deck: ${report.stats.cards} cards, ${report.stats.questions} questions, by kind ${JSON.stringify(report.stats.byKind)}, scenario ${report.stats.scenario}`);
+    console.log(
+      `deck: ${report.stats.cards} cards, ${report.stats.questions} questions, by kind ${JSON.stringify(report.stats.byKind)}, scenario ${report.stats.scenario}`,
+    );
     expect(report.problems).toEqual([]);
   });
 
@@ -27,7 +29,8 @@ describe('the deck in content/', () => {
     expect(card.body).toMatch(/low\*\* or sawtooth/);
     const starved = card.data.questions.find((q) => q.id === 'gpu-util-data-starved-signature')!;
     expect(starved.kind).toBe('single');
-    if (starved.kind === 'single') expect(starved.options.find((o) => o.correct)!.text).toMatch(/^Low or sawtooth GPU-Util/);
+    if (starved.kind === 'single')
+      expect(starved.options.find((o) => o.correct)!.text).toMatch(/^Low or sawtooth GPU-Util/);
   });
 });
 
@@ -36,7 +39,11 @@ describe('quality helpers', () => {
     expect(readingMinutes('word '.repeat(800))).toBe(4);
   });
   test('promptSimilarity flags rewordings and passes different questions', () => {
-    expect(promptSimilarity('What does GPU-Util measure on an H100?', 'On an H100, what does GPU-Util measure?')).toBeGreaterThan(0.8);
-    expect(promptSimilarity('What does GPU-Util measure?', 'Why is pinned memory faster for copies?')).toBeLessThan(0.3);
+    expect(
+      promptSimilarity('What does GPU-Util measure on an H100?', 'On an H100, what does GPU-Util measure?'),
+    ).toBeGreaterThan(0.8);
+    expect(promptSimilarity('What does GPU-Util measure?', 'Why is pinned memory faster for copies?')).toBeLessThan(
+      0.3,
+    );
   });
 });

@@ -47,42 +47,74 @@ function rng(seed: number): () => number {
 const gauss = (r: () => number): number => Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
 const clampPct = (x: number): number => Math.min(100, Math.max(0, x));
 
-const GPM = ['smActivePct', 'smOccupancyPct', 'tensorActivePct', 'dramActivePct', 'fp16ActivePct', 'fp32ActivePct', 'fp64ActivePct'] as const;
+const GPM = [
+  'smActivePct',
+  'smOccupancyPct',
+  'tensorActivePct',
+  'dramActivePct',
+  'fp16ActivePct',
+  'fp32ActivePct',
+  'fp64ActivePct',
+] as const;
 
 /** 30 s of samples. Noisy traces draw knobs, start time, sample jitter, sensor noise and GPM dropouts. */
 function trace(c: Case, noisy: number | null, opts: { noGpm?: boolean } = {}): StreamMessage[] {
   const r = rng(noisy ?? 1);
-  const knobs = Object.fromEntries(Object.entries(c.knobs).map(([k, v]) => [k, Array.isArray(v) ? (noisy === null ? v[0] : v[0] + Math.floor(r() * (v[1] - v[0] + 1))) : v]));
+  const knobs = Object.fromEntries(
+    Object.entries(c.knobs).map(([k, v]) => [
+      k,
+      Array.isArray(v) ? (noisy === null ? v[0] : v[0] + Math.floor(r() * (v[1] - v[0] + 1))) : v,
+    ]),
+  );
   let t = ((c.fromS ?? 3) + (noisy === null ? 2 : r() * 40)) * 1000;
   const out: StreamMessage[] = [];
   for (let i = 0; i < 61; i++) {
     const m = simMessage(c.scenario, Math.round(t), noisy === null ? 'clean' : `noisy-${noisy}`, knobs, i);
     if (noisy !== null) {
       for (const g of m.gpus) {
-        for (const f of ['gpuUtilPct', 'memUtilPct', ...GPM] as const) if (g[f] !== null) g[f] = clampPct((g[f] as number) + gauss(r) * 5);
+        for (const f of ['gpuUtilPct', 'memUtilPct', ...GPM] as const)
+          if (g[f] !== null) g[f] = clampPct((g[f] as number) + gauss(r) * 5);
         if (g.powerWatts !== null) g.powerWatts *= 1 + gauss(r) * 0.05;
         if (g.smClockMhz !== null) g.smClockMhz = Math.max(0, g.smClockMhz + gauss(r) * 15);
-        if (r() < 0.08) for (const f of GPM) (g[f] = null), (g.nullReasons[f] = 'GPM sample missed');
+        if (r() < 0.08) for (const f of GPM) ((g[f] = null), (g.nullReasons[f] = 'GPM sample missed'));
       }
       if (m.host) m.host.perCorePct = m.host.perCorePct.map((p) => clampPct(p + gauss(r) * 3));
       if (m.throughput?.samplesPerSec) m.throughput.samplesPerSec *= 1 + gauss(r) * 0.03;
       if (m.throughput?.tokensPerSec) m.throughput.tokensPerSec *= 1 + gauss(r) * 0.03;
     }
-    if (opts.noGpm) for (const g of m.gpus) for (const f of GPM) (g[f] = null), (g.nullReasons[f] = 'GPM needs Hopper or newer');
+    if (opts.noGpm)
+      for (const g of m.gpus) for (const f of GPM) ((g[f] = null), (g.nullReasons[f] = 'GPM needs Hopper or newer'));
     out.push(m);
     t += noisy === null ? 500 : 500 + (r() - 0.5) * 100;
   }
   return out;
 }
 
-const LABELS: BottleneckKind[] = ['idle', 'idle-allocated', 'data-starvation', 'small-kernels', 'memory-bound', 'compute-bound', 'throttled', 'communication-hang', 'straggler', 'cant-tell'];
+const LABELS: BottleneckKind[] = [
+  'idle',
+  'idle-allocated',
+  'data-starvation',
+  'small-kernels',
+  'memory-bound',
+  'compute-bound',
+  'throttled',
+  'communication-hang',
+  'straggler',
+  'cant-tell',
+];
 
 /** Rows: the true label; columns: the diagnosis. */
 function confusion(results: { label: BottleneckKind; got: BottleneckKind }[], title: string): string {
-  const short = (k: string) => k.replace('communication-', 'comm-').replace('data-starvation', 'starved').replace('idle-allocated', 'idle-alloc').slice(0, 10);
+  const short = (k: string) =>
+    k
+      .replace('communication-', 'comm-')
+      .replace('data-starvation', 'starved')
+      .replace('idle-allocated', 'idle-alloc')
+      .slice(0, 10);
   const head = `${'true \\ diagnosed'.padEnd(18)}${LABELS.map((l) => short(l).padStart(11)).join('')}`;
   const rows = LABELS.filter((l) => results.some((x) => x.label === l)).map(
-    (l) => `${l.padEnd(18)}${LABELS.map((p) => String(results.filter((x) => x.label === l && x.got === p).length || '.').padStart(11)).join('')}`,
+    (l) =>
+      `${l.padEnd(18)}${LABELS.map((p) => String(results.filter((x) => x.label === l && x.got === p).length || '.').padStart(11)).join('')}`,
   );
   const right = results.filter((x) => x.label === x.got).length;
   return `${title}: ${right}/${results.length} right (${((100 * right) / results.length).toFixed(1)}%)\n${head}\n${rows.join('\n')}`;
@@ -100,7 +132,9 @@ describe('diagnose on labelled simulator traces', () => {
   });
 
   test('is right on at least 90% of noisy traces (12 seeds per case)', () => {
-    const results = CASES.flatMap((c) => Array.from({ length: 12 }, (_, s) => ({ label: c.label, got: diagnose(trace(c, 1000 + s * 7919)).kind })));
+    const results = CASES.flatMap((c) =>
+      Array.from({ length: 12 }, (_, s) => ({ label: c.label, got: diagnose(trace(c, 1000 + s * 7919)).kind })),
+    );
     const text = confusion(results, 'noisy traces');
     console.log(text);
     const right = results.filter((x) => x.label === x.got).length;
@@ -109,13 +143,20 @@ describe('diagnose on labelled simulator traces', () => {
 
   test("without GPM it is right or says can't tell, never wrong", () => {
     const results = CASES.map((c) => ({ c, label: c.label, d: diagnose(trace(c, null, { noGpm: true })) }));
-    console.log(confusion(results.map((x) => ({ label: x.label, got: x.d.kind })), 'clean traces, GPM missing'));
+    console.log(
+      confusion(
+        results.map((x) => ({ label: x.label, got: x.d.kind })),
+        'clean traces, GPM missing',
+      ),
+    );
     for (const { c, label, d } of results) {
       expect([label, 'cant-tell'], `${c.scenario} ${JSON.stringify(c.knobs)} → ${d.kind}`).toContain(d.kind);
       if (d.kind === 'cant-tell') expect(d.decide).toMatch(/SM|tensor|DRAM/);
     }
     // Small kernels are still caught, from power.
-    expect(results.find((x) => x.c.scenario === 'small-kernels' && x.label === 'small-kernels')?.d.kind).toBe('small-kernels');
+    expect(results.find((x) => x.c.scenario === 'small-kernels' && x.label === 'small-kernels')?.d.kind).toBe(
+      'small-kernels',
+    );
   });
 });
 
@@ -132,7 +173,9 @@ describe('diagnose: evidence and advice', () => {
     expect(d.next).toMatch(/num_workers=8/);
   });
   test('an NCCL hang points at the stalled rank', () => {
-    const d = diagnose(trace({ scenario: 'nccl-hang', label: 'communication-hang', knobs: { hang: 1 }, fromS: 20 }, null));
+    const d = diagnose(
+      trace({ scenario: 'nccl-hang', label: 'communication-hang', knobs: { hang: 1 }, fromS: 20 }, null),
+    );
     expect(d.gpus).toEqual([0, 1, 3]);
     expect(d.evidence.join(' ')).toMatch(/GPU 2: 0%/);
   });
@@ -141,7 +184,10 @@ describe('diagnose: evidence and advice', () => {
     expect(diagnose([]).kind).toBe('cant-tell');
   });
   test('no GPU-Util at all: cannot tell, and says why', () => {
-    const msgs = trace(CASES[0] as Case, null).map((m) => ({ ...m, gpus: m.gpus.map((g) => ({ ...g, gpuUtilPct: null, nullReasons: { gpuUtilPct: 'not supported (NVML 3)' } })) }));
+    const msgs = trace(CASES[0] as Case, null).map((m) => ({
+      ...m,
+      gpus: m.gpus.map((g) => ({ ...g, gpuUtilPct: null, nullReasons: { gpuUtilPct: 'not supported (NVML 3)' } })),
+    }));
     const d = diagnose(msgs);
     expect(d.kind).toBe('cant-tell');
     expect(d.evidence[0]).toMatch(/NVML 3/);

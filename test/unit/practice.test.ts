@@ -3,7 +3,9 @@ import { drawPractice, PRACTICE_SIZE } from '../../src/lib/practice.ts';
 import { hashSeed, parseSeed, shuffled } from '../../src/lib/random.ts';
 
 const TOPICS = ['meters', 'training', 'useful-work', 'serving', 'tooling'];
-const bank = TOPICS.flatMap((topic, t) => Array.from({ length: 10 + t * 7 }, (_, i) => ({ id: `${topic}-${i}`, topic })));
+const bank = TOPICS.flatMap((topic, t) =>
+  Array.from({ length: 10 + t * 7 }, (_, i) => ({ id: `${topic}-${i}`, topic })),
+);
 
 describe('drawPractice', () => {
   test('is deterministic for a seed', () => {
@@ -43,7 +45,11 @@ describe('drawPractice', () => {
 
   test('returns the whole bank, shuffled, when it has fewer than 30 questions', () => {
     const small = bank.slice(0, 12);
-    expect(drawPractice(small, 's').map((q) => q.id).sort()).toEqual(small.map((q) => q.id).sort());
+    expect(
+      drawPractice(small, 's')
+        .map((q) => q.id)
+        .sort(),
+    ).toEqual(small.map((q) => q.id).sort());
   });
 });
 

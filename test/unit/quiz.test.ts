@@ -1,11 +1,45 @@
 import { describe, expect, test } from 'vitest';
-import { isCorrect, matchMistake, parseNumber, shuffledOptions, type ChoiceQuizQuestion, type NumericQuizQuestion } from '../../src/lib/quiz.ts';
+import {
+  isCorrect,
+  matchMistake,
+  parseNumber,
+  shuffledOptions,
+  type ChoiceQuizQuestion,
+  type NumericQuizQuestion,
+} from '../../src/lib/quiz.ts';
 
-const base = { cardId: 'c', cardTitle: 'C', topic: 'meters', level: 'core' as const, scenario: false, promptHtml: '<p>?</p>', source: { title: 's', url: 'https://x.org' } };
+const base = {
+  cardId: 'c',
+  cardTitle: 'C',
+  topic: 'meters',
+  level: 'core' as const,
+  scenario: false,
+  promptHtml: '<p>?</p>',
+  source: { title: 's', url: 'https://x.org' },
+};
 const opt = (key: string, correct: boolean) => ({ key, html: key, whyHtml: key, correct });
-const single: ChoiceQuizQuestion = { ...base, id: 's', kind: 'single', options: [opt('a', false), opt('b', true), opt('c', false)] };
-const multi: ChoiceQuizQuestion = { ...base, id: 'm', kind: 'multiple', options: [opt('a', true), opt('b', true), opt('c', false)] };
-const numeric: NumericQuizQuestion = { ...base, id: 'n', kind: 'numeric', answer: 40, tolerance: 1, unit: '%', explanationHtml: '', mistakes: [{ value: 20, whyHtml: 'sparse peak' }] };
+const single: ChoiceQuizQuestion = {
+  ...base,
+  id: 's',
+  kind: 'single',
+  options: [opt('a', false), opt('b', true), opt('c', false)],
+};
+const multi: ChoiceQuizQuestion = {
+  ...base,
+  id: 'm',
+  kind: 'multiple',
+  options: [opt('a', true), opt('b', true), opt('c', false)],
+};
+const numeric: NumericQuizQuestion = {
+  ...base,
+  id: 'n',
+  kind: 'numeric',
+  answer: 40,
+  tolerance: 1,
+  unit: '%',
+  explanationHtml: '',
+  mistakes: [{ value: 20, whyHtml: 'sparse peak' }],
+};
 
 describe('isCorrect', () => {
   test('single: only the correct option', () => {
@@ -54,7 +88,13 @@ describe('shuffledOptions', () => {
     expect([...a].sort()).toEqual(['a', 'b', 'c']);
   });
   test('reshuffles across attempts for some seed', () => {
-    const orders = new Set(Array.from({ length: 10 }, (_, i) => shuffledOptions(single, `x:${i}`).map((o) => o.key).join('')));
+    const orders = new Set(
+      Array.from({ length: 10 }, (_, i) =>
+        shuffledOptions(single, `x:${i}`)
+          .map((o) => o.key)
+          .join(''),
+      ),
+    );
     expect(orders.size).toBeGreaterThan(1);
   });
 });

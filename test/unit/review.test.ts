@@ -1,21 +1,62 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { Rating, State } from 'ts-fsrs';
-import { activeAnswers, buildSchedule, EASY_WITHIN_MS, gradeAnswer, retakeMistakes, reviewQueue, type Schedule } from '../../src/lib/review.ts';
+import {
+  activeAnswers,
+  buildSchedule,
+  EASY_WITHIN_MS,
+  gradeAnswer,
+  retakeMistakes,
+  reviewQueue,
+  type Schedule,
+} from '../../src/lib/review.ts';
 import type { AnswerEvent, ProgressEvent, UndoEvent } from '../../src/store/schema.ts';
 
 const T0 = Date.parse('2026-03-02T09:00:00Z');
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 let seq = 0;
-function ans(questionId: string, at: number, correct: boolean, timeMs = 20_000, choice: AnswerEvent['choice'] = ['a']): AnswerEvent {
-  return { id: `${at}-t${String(seq++).padStart(5, '0')}`, at, tz: 'UTC', offsetMin: 0, type: 'answer', questionId, cardId: 'meters/util', topic: 'meters', choice, correct, timeMs, context: 'review' };
+function ans(
+  questionId: string,
+  at: number,
+  correct: boolean,
+  timeMs = 20_000,
+  choice: AnswerEvent['choice'] = ['a'],
+): AnswerEvent {
+  return {
+    id: `${at}-t${String(seq++).padStart(5, '0')}`,
+    at,
+    tz: 'UTC',
+    offsetMin: 0,
+    type: 'answer',
+    questionId,
+    cardId: 'meters/util',
+    topic: 'meters',
+    choice,
+    correct,
+    timeMs,
+    context: 'review',
+  };
 }
 function undo(target: AnswerEvent, at: number): UndoEvent {
-  return { id: `${at}-u${String(seq++).padStart(5, '0')}`, at, tz: 'UTC', offsetMin: 0, type: 'undo', targetId: target.id, questionId: target.questionId };
+  return {
+    id: `${at}-u${String(seq++).padStart(5, '0')}`,
+    at,
+    tz: 'UTC',
+    offsetMin: 0,
+    type: 'undo',
+    targetId: target.id,
+    questionId: target.questionId,
+  };
 }
 /** Comparable form of a schedule (Dates → ms), leaving out the undo bookkeeping. */
-const cards = (s: Schedule) => Object.fromEntries([...s.questions].map(([q, { card }]) => [q, { ...card, due: card.due.getTime(), last_review: card.last_review?.getTime() ?? null }]));
+const cards = (s: Schedule) =>
+  Object.fromEntries(
+    [...s.questions].map(([q, { card }]) => [
+      q,
+      { ...card, due: card.due.getTime(), last_review: card.last_review?.getTime() ?? null },
+    ]),
+  );
 
 describe('gradeAnswer', () => {
   test('wrong is Again, right is Good, right and fast is Easy', () => {
@@ -34,7 +75,11 @@ describe('gradeAnswer', () => {
 
 describe('buildSchedule', () => {
   test('a wrong answer is due again sooner than a right one, and Easy later than Good', () => {
-    const s = buildSchedule([ans('wrong', T0, false), ans('good', T0, true, 20_000), ans('easy', T0, true, 2_000)].sort((a, b) => a.id.localeCompare(b.id)));
+    const s = buildSchedule(
+      [ans('wrong', T0, false), ans('good', T0, true, 20_000), ans('easy', T0, true, 2_000)].sort((a, b) =>
+        a.id.localeCompare(b.id),
+      ),
+    );
     const due = (q: string) => s.questions.get(q)!.card.due.getTime();
     expect(due('wrong')).toBeLessThan(due('good'));
     expect(due('good')).toBeLessThan(due('easy'));
@@ -42,7 +87,12 @@ describe('buildSchedule', () => {
   });
 
   test('folds only the new events onto a prior schedule, with the same result as a full fold', () => {
-    const log = [ans('q1', T0, true), ans('q2', T0 + HOUR, false), ans('q1', T0 + 3 * DAY, true), ans('q2', T0 + 4 * DAY, true)];
+    const log = [
+      ans('q1', T0, true),
+      ans('q2', T0 + HOUR, false),
+      ans('q1', T0 + 3 * DAY, true),
+      ans('q2', T0 + 4 * DAY, true),
+    ];
     const prior = buildSchedule(log.slice(0, 2));
     const incremental = buildSchedule(log, prior);
     expect(cards(incremental)).toEqual(cards(buildSchedule(log)));
@@ -81,7 +131,10 @@ describe('buildSchedule', () => {
   test('property: rollback-based undo always equals a full fold without the undone answer', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ gapH: fc.integer({ min: 0, max: 24 * 40 }), correct: fc.boolean(), fast: fc.boolean() }), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.record({ gapH: fc.integer({ min: 0, max: 24 * 40 }), correct: fc.boolean(), fast: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 12,
+        }),
         (steps) => {
           let at = T0;
           const log = steps.map((s) => ans('q', (at += s.gapH * HOUR + 1000), s.correct, s.fast ? 1000 : 20_000));
@@ -102,7 +155,11 @@ describe('reviewQueue', () => {
     const s = buildSchedule([ans('c', T0, false), ans('a', T0 + HOUR, false), ans('b', T0 + 2 * HOUR, true)]);
     const now = T0 + 2 * DAY; // c and a (Again) are due; b (Good) is not yet? check by state
     const q = reviewQueue(bank, s, now, 1);
-    expect(q.due.map((x) => x.id)).toEqual(['c', 'a', ...(s.questions.get('b')!.card.due.getTime() <= now ? ['b'] : [])]);
+    expect(q.due.map((x) => x.id)).toEqual([
+      'c',
+      'a',
+      ...(s.questions.get('b')!.card.due.getTime() <= now ? ['b'] : []),
+    ]);
     expect(q.fresh.map((x) => x.id)).toEqual(['d']);
     expect(q.items.map((x) => x.id)).toEqual([...q.due, ...q.fresh].map((x) => x.id));
   });
@@ -120,7 +177,14 @@ describe('reviewQueue', () => {
 
 describe('retakeMistakes', () => {
   test('lists questions answered wrong and not answered right since, newest mistake first', () => {
-    const log = [ans('a', T0, false), ans('b', T0 + 1, false), ans('a', T0 + 2, true), ans('c', T0 + 3, true), ans('c', T0 + 4, false), ans('a', T0 - 5, false)].sort((x, y) => x.at - y.at);
+    const log = [
+      ans('a', T0, false),
+      ans('b', T0 + 1, false),
+      ans('a', T0 + 2, true),
+      ans('c', T0 + 3, true),
+      ans('c', T0 + 4, false),
+      ans('a', T0 - 5, false),
+    ].sort((x, y) => x.at - y.at);
     expect(retakeMistakes(log)).toEqual(['c', 'b']);
   });
 

@@ -45,9 +45,46 @@ function mutate(base: unknown, path: (string | number)[], value: unknown): unkno
 const hostile = fc.oneof(
   fc.anything(),
   fc.string(),
-  fc.constantFrom('__proto__', 'constructor', '<script>alert(1)</script>', '\u0000', 'a'.repeat(10_000), '', -1, 0, NaN, Infinity, null, true, [], {}),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    '<script>alert(1)</script>',
+    '\u0000',
+    'a'.repeat(10_000),
+    '',
+    -1,
+    0,
+    NaN,
+    Infinity,
+    null,
+    true,
+    [],
+    {},
+  ),
 );
-const key = fc.oneof(fc.constantFrom('title', 'hook', 'topic', 'level', 'minutes', 'sources', 'related', 'questions', 'kind', 'options', 'correct', 'why', 'text', 'answer', 'tolerance', 'mistakes', 'id', '__proto__'), fc.nat(5));
+const key = fc.oneof(
+  fc.constantFrom(
+    'title',
+    'hook',
+    'topic',
+    'level',
+    'minutes',
+    'sources',
+    'related',
+    'questions',
+    'kind',
+    'options',
+    'correct',
+    'why',
+    'text',
+    'answer',
+    'tolerance',
+    'mistakes',
+    'id',
+    '__proto__',
+  ),
+  fc.nat(5),
+);
 
 describe('CardSchema under hostile input (fast-check)', () => {
   test('arbitrary values never throw and are never accepted unless they are cards', () => {

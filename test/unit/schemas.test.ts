@@ -10,7 +10,14 @@ function problems(card: unknown): string[] {
 }
 
 function entry(id: string, overrides: Partial<DeckEntry> = {}): DeckEntry {
-  return { id, file: `content/cards/meters/${id}.md`, body: goodBody, related: [], questionIds: [`${id}-q1`], ...overrides };
+  return {
+    id,
+    file: `content/cards/meters/${id}.md`,
+    body: goodBody,
+    related: [],
+    questionIds: [`${id}-q1`],
+    ...overrides,
+  };
 }
 
 describe('CardSchema', () => {
@@ -31,7 +38,9 @@ describe('CardSchema', () => {
     const q = single('q-two-right') as { options: { correct?: boolean }[] };
     q.options[1]!.correct = true;
     (card['questions'] as unknown[])[0] = q;
-    expect(problems(card)).toContain('questions.0.options: A `single` question needs exactly one option with `correct: true`. Mark one, or use kind `multiple`.');
+    expect(problems(card)).toContain(
+      'questions.0.options: A `single` question needs exactly one option with `correct: true`. Mark one, or use kind `multiple`.',
+    );
   });
 
   test('rejects a single-choice question with no correct option', () => {
@@ -47,7 +56,9 @@ describe('CardSchema', () => {
     const q = single('q-no-why') as { options: Record<string, unknown>[] };
     delete q.options[1]!['why'];
     (card['questions'] as unknown[])[0] = q;
-    expect(problems(card)).toContain('questions.0.options.1.why: Every option needs a `why`: explain why it is right or wrong.');
+    expect(problems(card)).toContain(
+      'questions.0.options.1.why: Every option needs a `why`: explain why it is right or wrong.',
+    );
   });
 
   test('rejects "all of the above", which shuffling would break', () => {
@@ -59,7 +70,9 @@ describe('CardSchema', () => {
   });
 
   test('rejects an unknown topic and lists the valid ones', () => {
-    expect(problems({ ...goodCard(), topic: 'gpus' }).join('\n')).toMatch(/topic: `topic` must be one of: meters, training/);
+    expect(problems({ ...goodCard(), topic: 'gpus' }).join('\n')).toMatch(
+      /topic: `topic` must be one of: meters, training/,
+    );
   });
 
   test('rejects a numeric question whose listed mistake would be marked right', () => {
@@ -89,7 +102,10 @@ describe('checkSections', () => {
   });
 
   test('ignores headings inside code blocks and reports sections out of order', () => {
-    const swapped = goodBody.replace('## Why it exists', '## TMP').replace('## The mental model', '## Why it exists').replace('## TMP', '## The mental model');
+    const swapped = goodBody
+      .replace('## Why it exists', '## TMP')
+      .replace('## The mental model', '## Why it exists')
+      .replace('## TMP', '## The mental model');
     expect(checkSections('x.md', swapped).join()).toMatch(/out of order/);
     expect(checkSections('x.md', '```md\n## Why it exists\n```\n')).toHaveLength(6);
   });
@@ -114,7 +130,12 @@ describe('checkDeck', () => {
   });
 
   test('rejects a question id used twice anywhere in the deck', () => {
-    const out = checkDeck([entry('a', { questionIds: ['shared-id'] }), entry('b', { questionIds: ['x', 'shared-id'] })]);
-    expect(out).toEqual(['content/cards/meters/b.md: questions[1].id "shared-id" is already used in content/cards/meters/a.md. Question ids must be unique across the deck: rename this one.']);
+    const out = checkDeck([
+      entry('a', { questionIds: ['shared-id'] }),
+      entry('b', { questionIds: ['x', 'shared-id'] }),
+    ]);
+    expect(out).toEqual([
+      'content/cards/meters/b.md: questions[1].id "shared-id" is already used in content/cards/meters/a.md. Question ids must be unique across the deck: rename this one.',
+    ]);
   });
 });

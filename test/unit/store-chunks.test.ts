@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { freshStore, rawAll, rawPut } from './store-helpers.ts';
-import { closeProgress, createProgressStore, openProgress, recordAnswer, type UseStore } from '../../src/store/progress.ts';
+import {
+  closeProgress,
+  createProgressStore,
+  openProgress,
+  recordAnswer,
+  type UseStore,
+} from '../../src/store/progress.ts';
 import { idbBackend } from '../../src/store/kv.ts';
 import { COMPACT_AT, CHUNK_SIZE, compaction } from '../../src/store/chunks.ts';
 import { makeAnswerEvents } from '../../bench/progress.ts';
@@ -11,7 +17,8 @@ afterEach(async () => {
 });
 const quiet = { tabs: false, storage: null } as const;
 const open = (s: UseStore) => (opened.push(s), openProgress(s, quiet));
-const keysOf = async (s: UseStore, prefix: string) => (await rawAll(s)).map(([k]) => k).filter((k) => k.startsWith(prefix));
+const keysOf = async (s: UseStore, prefix: string) =>
+  (await rawAll(s)).map(([k]) => k).filter((k) => k.startsWith(prefix));
 
 /** Waits until the background compaction has landed (no sleeps: polls the database). */
 async function compacted(s: UseStore): Promise<void> {
@@ -34,14 +41,30 @@ describe('compaction', () => {
     expect(s.events.map((e) => e.id)).toEqual(first.events.map((e) => e.id));
     expect(s.quarantined).toEqual([]);
     // New answers are still written one per key, beside the chunks.
-    await recordAnswer({ questionId: 'q', cardId: 'c', topic: 't', choice: ['a'], correct: true, timeMs: 1, context: 'card', at: events.at(-1)!.at + 1, tz: 'UTC' }, again);
+    await recordAnswer(
+      {
+        questionId: 'q',
+        cardId: 'c',
+        topic: 't',
+        choice: ['a'],
+        correct: true,
+        timeMs: 1,
+        context: 'card',
+        at: events.at(-1)!.at + 1,
+        tz: 'UTC',
+      },
+      again,
+    );
     expect(await keysOf(again, 'e:')).toHaveLength(1);
   });
 
   test('a large import is written as chunks, and opens the same', async () => {
     const { store: from } = freshStore();
     const events = makeAnswerEvents(COMPACT_AT + 300);
-    await idbBackend(from).write([['meta', { schemaVersion: 2 }], ['c:all', events]]);
+    await idbBackend(from).write([
+      ['meta', { schemaVersion: 2 }],
+      ['c:all', events],
+    ]);
     const text = (await open(from)).exportBackup(events.at(-1)!.at).text;
     const { store, dbName } = freshStore();
     const to = await open(store);
@@ -67,7 +90,12 @@ describe('compaction', () => {
   test('an event both in a chunk and a single key (two tabs compacting) counts once', async () => {
     const { store } = freshStore();
     const events = makeAnswerEvents(10);
-    await idbBackend(store).write([['meta', { schemaVersion: 2 }], [`c:${events[0]!.id}~${events[9]!.id}`, events], [`c:${events[5]!.id}~${events[9]!.id}`, events.slice(5)], [`e:${events[3]!.id}`, events[3]]]);
+    await idbBackend(store).write([
+      ['meta', { schemaVersion: 2 }],
+      [`c:${events[0]!.id}~${events[9]!.id}`, events],
+      [`c:${events[5]!.id}~${events[9]!.id}`, events.slice(5)],
+      [`e:${events[3]!.id}`, events[3]],
+    ]);
     expect((await open(store)).snapshot().events).toHaveLength(10);
   });
 

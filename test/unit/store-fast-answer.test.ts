@@ -7,14 +7,76 @@ import { makeAnswerEvents } from '../../bench/progress.ts';
 const valid = makeAnswerEvents(1)[0]!;
 /** Values that sit on and around every rule of the answer schema. */
 const edgy = fc.oneof(
-  fc.constantFrom(undefined, null, NaN, Infinity, -1, 0, 1.5, 840, 841, -841, 8.64e7, 8.64e7 + 1, 8.64e15, 8.64e15 + 2, '', 'a', 'A/b', '-a', 'a b', 'x'.repeat(200), 'x'.repeat(201)),
-  fc.constantFrom('UTC+05:30', 'UTC+5:30', 'Europe/Berlin', 'Europe/', 'z'.repeat(65), 'card', 'review', 'nope', 'single', 'multiple', 'numeric', 'Single'),
-  fc.constantFrom(['a'], [], ['a', 'b'], ['abcdefghi'], ['\u0007'], [1], Array(17).fill('a'), { 0: 'a', length: 1 }, true, false),
+  fc.constantFrom(
+    undefined,
+    null,
+    NaN,
+    Infinity,
+    -1,
+    0,
+    1.5,
+    840,
+    841,
+    -841,
+    8.64e7,
+    8.64e7 + 1,
+    8.64e15,
+    8.64e15 + 2,
+    '',
+    'a',
+    'A/b',
+    '-a',
+    'a b',
+    'x'.repeat(200),
+    'x'.repeat(201),
+  ),
+  fc.constantFrom(
+    'UTC+05:30',
+    'UTC+5:30',
+    'Europe/Berlin',
+    'Europe/',
+    'z'.repeat(65),
+    'card',
+    'review',
+    'nope',
+    'single',
+    'multiple',
+    'numeric',
+    'Single',
+  ),
+  fc.constantFrom(
+    ['a'],
+    [],
+    ['a', 'b'],
+    ['abcdefghi'],
+    ['\u0007'],
+    [1],
+    Array(17).fill('a'),
+    { 0: 'a', length: 1 },
+    true,
+    false,
+  ),
   fc.string({ maxLength: 12 }),
   fc.integer(),
   fc.double(),
 );
-const keys = ['id', 'at', 'tz', 'offsetMin', 'type', 'questionId', 'cardId', 'topic', 'choice', 'correct', 'timeMs', 'context', 'kind', 'extra', '__proto__'] as const;
+const keys = [
+  'id',
+  'at',
+  'tz',
+  'offsetMin',
+  'type',
+  'questionId',
+  'cardId',
+  'topic',
+  'choice',
+  'correct',
+  'timeMs',
+  'context',
+  'kind',
+  'extra',
+  '__proto__',
+] as const;
 
 describe('isValidAnswerFast', () => {
   test('accepts well-formed answers (so the fast path is taken)', () => {
@@ -23,11 +85,15 @@ describe('isValidAnswerFast', () => {
   });
 
   test('property: never accepts a record the zod schema refuses', () => {
-    const mutated = fc.record({ edits: fc.array(fc.tuple(fc.constantFrom(...keys), edgy), { minLength: 1, maxLength: 4 }), drop: fc.option(fc.constantFrom(...keys)) });
+    const mutated = fc.record({
+      edits: fc.array(fc.tuple(fc.constantFrom(...keys), edgy), { minLength: 1, maxLength: 4 }),
+      drop: fc.option(fc.constantFrom(...keys)),
+    });
     fc.assert(
       fc.property(mutated, ({ edits, drop }) => {
         const e: Record<string, unknown> = { ...valid };
-        for (const [k, v] of edits) Object.defineProperty(e, k, { value: v, enumerable: true, configurable: true, writable: true });
+        for (const [k, v] of edits)
+          Object.defineProperty(e, k, { value: v, enumerable: true, configurable: true, writable: true });
         if (drop) delete e[drop];
         if (isValidAnswerFast(e)) expect(ProgressEventSchema.safeParse(e).success).toBe(true);
       }),
@@ -48,6 +114,8 @@ describe('parseEvent', () => {
     const r = parseEvent({ ...valid, timeMs: -1 });
     expect(r.success).toBe(false);
     if (!r.success) expect(r.error.issues[0]!.path).toEqual(['timeMs']);
-    expect(parseEvent({ id: '5-abcd', at: 5, tz: 'UTC', offsetMin: 0, type: 'card-read', cardId: 'c', topic: 't' }).success).toBe(true);
+    expect(
+      parseEvent({ id: '5-abcd', at: 5, tz: 'UTC', offsetMin: 0, type: 'card-read', cardId: 'c', topic: 't' }).success,
+    ).toBe(true);
   });
 });

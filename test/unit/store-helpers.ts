@@ -12,26 +12,45 @@ export function freshStore(): { store: UseStore; dbName: string } {
 
 /** Writes a raw record, as a buggy or older release would have. */
 export function rawPut(store: UseStore, key: string, value: unknown): Promise<void> {
-  return store('readwrite', (s) => new Promise<void>((resolve, reject) => {
-    s.put(value, key);
-    s.transaction.oncomplete = () => resolve();
-    s.transaction.onerror = () => reject(s.transaction.error);
-  }));
+  return store(
+    'readwrite',
+    (s) =>
+      new Promise<void>((resolve, reject) => {
+        s.put(value, key);
+        s.transaction.oncomplete = () => resolve();
+        s.transaction.onerror = () => reject(s.transaction.error);
+      }),
+  );
 }
 
 /** Every raw [key, value] in the store. */
 export function rawAll(store: UseStore): Promise<[string, unknown][]> {
-  return store('readonly', (s) => new Promise<[string, unknown][]>((resolve, reject) => {
-    const keys = s.getAllKeys();
-    const values = s.getAll();
-    s.transaction.oncomplete = () => resolve(keys.result.map((k, i) => [String(k), values.result[i]]));
-    s.transaction.onerror = () => reject(s.transaction.error);
-  }));
+  return store(
+    'readonly',
+    (s) =>
+      new Promise<[string, unknown][]>((resolve, reject) => {
+        const keys = s.getAllKeys();
+        const values = s.getAll();
+        s.transaction.oncomplete = () => resolve(keys.result.map((k, i) => [String(k), values.result[i]]));
+        s.transaction.onerror = () => reject(s.transaction.error);
+      }),
+  );
 }
 
 export const T0 = Date.parse('2026-03-28T10:00:00+01:00');
 export const BERLIN = { tz: 'Europe/Berlin' };
 
 export function answer(i: number, over: Partial<AnswerDetail> = {}): AnswerDetail & { tz: string } {
-  return { questionId: `q-${i % 7}`, cardId: 'meters/gpu-util', topic: 'meters', choice: ['a'], correct: i % 3 !== 0, timeMs: 9_000, context: 'card', at: T0 + i * 60_000, ...BERLIN, ...over };
+  return {
+    questionId: `q-${i % 7}`,
+    cardId: 'meters/gpu-util',
+    topic: 'meters',
+    choice: ['a'],
+    correct: i % 3 !== 0,
+    timeMs: 9_000,
+    context: 'card',
+    at: T0 + i * 60_000,
+    ...BERLIN,
+    ...over,
+  };
 }

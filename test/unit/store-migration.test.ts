@@ -10,8 +10,22 @@ import { CURRENT_SCHEMA_VERSION, migrateV1 } from '../../src/store/migrations.ts
 const V1_FIXTURE = {
   version: 1,
   answers: [
-    { q: 'gpu-util-definition', card: 'meters/gpu-util', topic: 'meters', ok: true, ms: 4200, t: Date.parse('2026-03-28T09:00:00+01:00') },
-    { q: 'sm-active', card: 'meters/sm-active', topic: 'meters', ok: false, ms: 12000, t: Date.parse('2026-03-28T09:01:00+01:00') },
+    {
+      q: 'gpu-util-definition',
+      card: 'meters/gpu-util',
+      topic: 'meters',
+      ok: true,
+      ms: 4200,
+      t: Date.parse('2026-03-28T09:00:00+01:00'),
+    },
+    {
+      q: 'sm-active',
+      card: 'meters/sm-active',
+      topic: 'meters',
+      ok: false,
+      ms: 12000,
+      t: Date.parse('2026-03-28T09:01:00+01:00'),
+    },
     { q: 'broken', ok: 'maybe' },
   ],
   read: [
@@ -32,14 +46,24 @@ describe('migrateV1', () => {
   test('turns every valid v1 item into an event with the device zone, and rejects the rest', () => {
     const m = migrateV1(V1_FIXTURE, 'Europe/Berlin', NOW);
     expect(m.events.map((e) => e.type)).toEqual(['answer', 'answer', 'card-read', 'card-read', 'card-read', 'saved']);
-    expect(m.events[0]).toMatchObject({ id: `${V1_FIXTURE.answers[0]!.t}-v1a0`, tz: 'Europe/Berlin', offsetMin: 60, questionId: 'gpu-util-definition', correct: true, timeMs: 4200, choice: [] });
+    expect(m.events[0]).toMatchObject({
+      id: `${V1_FIXTURE.answers[0]!.t}-v1a0`,
+      tz: 'Europe/Berlin',
+      offsetMin: 60,
+      questionId: 'gpu-util-definition',
+      correct: true,
+      timeMs: 4200,
+      choice: [],
+    });
     expect(m.events[3]).toMatchObject({ offsetMin: 120 }); // after the DST switch
     expect(m.rejected).toHaveLength(1);
     expect(m.rejected[0]!.where).toBe('progress.answers.2');
   });
 
   test('gives the same ids when run twice (an interrupted migration rewrites the same keys)', () => {
-    expect(migrateV1(V1_FIXTURE, 'Europe/Berlin', NOW).events.map((e) => e.id)).toEqual(migrateV1(V1_FIXTURE, 'Europe/Berlin', NOW).events.map((e) => e.id));
+    expect(migrateV1(V1_FIXTURE, 'Europe/Berlin', NOW).events.map((e) => e.id)).toEqual(
+      migrateV1(V1_FIXTURE, 'Europe/Berlin', NOW).events.map((e) => e.id),
+    );
   });
 });
 

@@ -1,8 +1,22 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { answer, BERLIN, freshStore, rawAll, rawPut, T0 } from './store-helpers.ts';
 import {
-  closeProgress, computeStats, getRetakeQuestionIds, getReviewQueue, getStreak, loadProgress, openProgress, recordAnswer, recordCardRead,
-  recordLabDone, storageEstimate, subscribe, toggleSaved, undoLast, type ProgressSnapshot, type UseStore,
+  closeProgress,
+  computeStats,
+  getRetakeQuestionIds,
+  getReviewQueue,
+  getStreak,
+  loadProgress,
+  openProgress,
+  recordAnswer,
+  recordCardRead,
+  recordLabDone,
+  storageEstimate,
+  subscribe,
+  toggleSaved,
+  undoLast,
+  type ProgressSnapshot,
+  type UseStore,
 } from '../../src/store/progress.ts';
 import { listenForProgress, whenRecorded } from '../../src/store/listen.ts';
 import { emit } from '../../src/lib/events.ts';
@@ -56,7 +70,9 @@ describe('openProgress', () => {
   });
 
   test('works in memory and says so when IndexedDB is unavailable', async () => {
-    const failing: UseStore = track(() => Promise.reject(new DOMException('The user denied permission', 'SecurityError')));
+    const failing: UseStore = track(() =>
+      Promise.reject(new DOMException('The user denied permission', 'SecurityError')),
+    );
     const p = await openProgress(failing, quiet);
     await recordAnswer(answer(1), failing);
     const s = p.snapshot();
@@ -77,7 +93,9 @@ describe('openProgress', () => {
   test('switches to memory when a write fails, keeping what was recorded', async () => {
     const { store } = freshStore();
     let fail = false;
-    const flaky: UseStore = track((mode, cb) => (fail && mode === 'readwrite' ? Promise.reject(new DOMException('full', 'QuotaExceededError')) : store(mode, cb)));
+    const flaky: UseStore = track((mode, cb) =>
+      fail && mode === 'readwrite' ? Promise.reject(new DOMException('full', 'QuotaExceededError')) : store(mode, cb),
+    );
     const p = await openProgress(flaky, quiet);
     await recordAnswer(answer(1), flaky);
     fail = true;
@@ -102,7 +120,11 @@ describe('openProgress', () => {
 describe('recording', () => {
   test('asks for persistent storage once, when the learner first has a day that counts', async () => {
     const { store } = freshStore();
-    const storage = { persist: vi.fn(async () => true), persisted: vi.fn(async () => false), estimate: async () => ({ usage: 2048, quota: 1e9 }) };
+    const storage = {
+      persist: vi.fn(async () => true),
+      persisted: vi.fn(async () => false),
+      estimate: async () => ({ usage: 2048, quota: 1e9 }),
+    };
     const p = await openProgress(track(store), { tabs: false, storage, clock: () => T0 });
     for (let i = 0; i < 4; i++) await recordAnswer(answer(i), store);
     await new Promise((r) => setTimeout(r, 0));
@@ -141,7 +163,9 @@ describe('recording', () => {
   test('rejects a malformed event with a message, recording nothing', async () => {
     const { store } = freshStore();
     await openProgress(track(store), quiet);
-    await expect(recordAnswer(answer(1, { questionId: 'bad id with spaces' }), store)).rejects.toThrow(/malformed.*questionId/);
+    await expect(recordAnswer(answer(1, { questionId: 'bad id with spaces' }), store)).rejects.toThrow(
+      /malformed.*questionId/,
+    );
     expect((await loadProgress(store)).events).toHaveLength(0);
   });
 
@@ -170,7 +194,12 @@ describe('two tabs', () => {
     await openProgress(b, { storage: null, channelName });
     let seenByB: ProgressSnapshot | null = null;
     const off = subscribe((s) => (seenByB = s), b);
-    await Promise.all([...Array(20).keys()].flatMap((i) => [recordAnswer(answer(i), a), recordAnswer(answer(i, { questionId: 'from-b' }), b)]));
+    await Promise.all(
+      [...Array(20).keys()].flatMap((i) => [
+        recordAnswer(answer(i), a),
+        recordAnswer(answer(i, { questionId: 'from-b' }), b),
+      ]),
+    );
     await vi.waitFor(() => expect(seenByB?.answers).toHaveLength(40));
     off();
     expect((await rawAll(a)).filter(([k]) => k.startsWith('e:'))).toHaveLength(40);
@@ -188,7 +217,14 @@ describe('listenForProgress', () => {
     emit('saturate:card-read', { cardId: 'meters/gpu-util', topic: 'meters', at: T0 });
     emit('saturate:save-toggled', { cardId: 'meters/gpu-util', saved: true, at: T0 });
     emit('saturate:save-toggled', { cardId: 'meters/gpu-util', saved: true, at: T0 + 1 });
-    emit('saturate:quiz-done', { context: 'practice', quizId: 'k3x9q2', total: 30, correct: 20, durationMs: 60_000, at: T0 });
+    emit('saturate:quiz-done', {
+      context: 'practice',
+      quizId: 'k3x9q2',
+      total: 30,
+      correct: 20,
+      durationMs: 60_000,
+      at: T0,
+    });
     emit('saturate:lab-done', { labId: 'dataloader-stall', passed: true, durationMs: 90_000, at: T0 });
     await whenRecorded();
     stop();

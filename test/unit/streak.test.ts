@@ -7,7 +7,8 @@ const answer = (iso: string, tz: string): DayEvent => ({ type: 'answer', at: Dat
 const days = (events: DayEvent[]) => activeDays(events).map(dayToIso);
 
 /** Reads one card a day at noon UTC on each listed day offset from 2026-06-01. */
-const daily = (offsets: number[]): DayEvent[] => offsets.map((d) => ({ type: 'card-read', at: Date.UTC(2026, 5, 1 + d, 12), tz: 'UTC', offsetMin: 0 }));
+const daily = (offsets: number[]): DayEvent[] =>
+  offsets.map((d) => ({ type: 'card-read', at: Date.UTC(2026, 5, 1 + d, 12), tz: 'UTC', offsetMin: 0 }));
 const noonUtc = (d: number) => Date.UTC(2026, 5, 1 + d, 12);
 
 describe('offsetMinutesIn', () => {
@@ -33,22 +34,34 @@ describe('activeDays', () => {
   });
 
   test('a completed lab counts the day on its own; a saved card does not', () => {
-    expect(days([{ type: 'lab-done', at: Date.parse('2026-05-06T20:00:00+02:00'), tz: 'Europe/Berlin', passed: true }])).toEqual(['2026-05-06']);
-    expect(days([{ type: 'lab-done', at: Date.parse('2026-05-06T20:00:00+02:00'), tz: 'Europe/Berlin', passed: false }])).toEqual([]);
+    expect(
+      days([{ type: 'lab-done', at: Date.parse('2026-05-06T20:00:00+02:00'), tz: 'Europe/Berlin', passed: true }]),
+    ).toEqual(['2026-05-06']);
+    expect(
+      days([{ type: 'lab-done', at: Date.parse('2026-05-06T20:00:00+02:00'), tz: 'Europe/Berlin', passed: false }]),
+    ).toEqual([]);
     expect(days([{ type: 'save', at: Date.parse('2026-05-06T20:00:00+02:00'), tz: 'Europe/Berlin' }])).toEqual([]);
   });
 
   test('uses the recorded offset when there is one', () => {
     // 23:30 local at +14:00 is still the 4th there, though it is the 4th 09:30 UTC.
-    expect(days([{ type: 'card-read', at: Date.parse('2026-05-04T09:30:00Z'), tz: 'Pacific/Kiritimati', offsetMin: 840 }])).toEqual(['2026-05-04']);
-    expect(localDay(Date.parse('2026-05-04T23:30:00Z'), 'Pacific/Kiritimati')).toBe(localDay(Date.parse('2026-05-05T00:00:00Z'), 'UTC'));
+    expect(
+      days([{ type: 'card-read', at: Date.parse('2026-05-04T09:30:00Z'), tz: 'Pacific/Kiritimati', offsetMin: 840 }]),
+    ).toEqual(['2026-05-04']);
+    expect(localDay(Date.parse('2026-05-04T23:30:00Z'), 'Pacific/Kiritimati')).toBe(
+      localDay(Date.parse('2026-05-05T00:00:00Z'), 'UTC'),
+    );
   });
 });
 
 describe('computeStreak across DST', () => {
   test('keeps the streak across the Berlin spring-forward (23-hour day)', () => {
     const tz = 'Europe/Berlin';
-    const events = [read('2026-03-28T23:30:00+01:00', tz), read('2026-03-29T12:00:00+02:00', tz), read('2026-03-30T00:30:00+02:00', tz)];
+    const events = [
+      read('2026-03-28T23:30:00+01:00', tz),
+      read('2026-03-29T12:00:00+02:00', tz),
+      read('2026-03-30T00:30:00+02:00', tz),
+    ];
     expect(days(events)).toEqual(['2026-03-28', '2026-03-29', '2026-03-30']);
     const s = computeStreak(events, Date.parse('2026-03-30T10:00:00+02:00'), tz);
     expect(s.current).toBe(3);
@@ -57,14 +70,24 @@ describe('computeStreak across DST', () => {
 
   test('does not count the Berlin fall-back day twice (25-hour day)', () => {
     const tz = 'Europe/Berlin';
-    const events = [read('2026-10-25T00:30:00+02:00', tz), read('2026-10-25T02:30:00+02:00', tz), read('2026-10-25T02:30:00+01:00', tz), read('2026-10-25T23:30:00+01:00', tz), read('2026-10-26T00:30:00+01:00', tz)];
+    const events = [
+      read('2026-10-25T00:30:00+02:00', tz),
+      read('2026-10-25T02:30:00+02:00', tz),
+      read('2026-10-25T02:30:00+01:00', tz),
+      read('2026-10-25T23:30:00+01:00', tz),
+      read('2026-10-26T00:30:00+01:00', tz),
+    ];
     expect(days(events)).toEqual(['2026-10-25', '2026-10-26']);
     expect(computeStreak(events, Date.parse('2026-10-26T09:00:00+01:00'), tz).current).toBe(2);
   });
 
   test('keeps the streak across the New York spring-forward', () => {
     const tz = 'America/New_York';
-    const events = [read('2026-03-07T23:30:00-05:00', tz), read('2026-03-08T23:30:00-04:00', tz), read('2026-03-09T00:30:00-04:00', tz)];
+    const events = [
+      read('2026-03-07T23:30:00-05:00', tz),
+      read('2026-03-08T23:30:00-04:00', tz),
+      read('2026-03-09T00:30:00-04:00', tz),
+    ];
     expect(days(events)).toEqual(['2026-03-07', '2026-03-08', '2026-03-09']);
     expect(computeStreak(events, Date.parse('2026-03-09T08:00:00-04:00'), tz).current).toBe(3);
   });
@@ -95,7 +118,10 @@ describe('computeStreak when travelling', () => {
   });
 
   test('a day in Tokyo and the next in Los Angeles are consecutive, though UTC dates are not', () => {
-    const events = [read('2026-07-10T08:00:00+09:00', 'Asia/Tokyo'), read('2026-07-11T22:00:00-07:00', 'America/Los_Angeles')];
+    const events = [
+      read('2026-07-10T08:00:00+09:00', 'Asia/Tokyo'),
+      read('2026-07-11T22:00:00-07:00', 'America/Los_Angeles'),
+    ];
     // UTC dates: 07-09 and 07-12; local dates: 07-10 and 07-11.
     expect(days(events)).toEqual(['2026-07-10', '2026-07-11']);
     expect(computeStreak(events, Date.parse('2026-07-11T23:00:00-07:00'), 'America/Los_Angeles').current).toBe(2);
@@ -139,7 +165,15 @@ describe('computeStreak freezes', () => {
 
   test('the week strip shows active, frozen, missed and pending days', () => {
     const s = computeStreak(daily([0, 1, 2, 3, 4, 5, 6, 8]), noonUtc(10), 'UTC');
-    expect(s.week.map((d) => d.status)).toEqual(['active', 'active', 'active', 'frozen', 'active', 'missed', 'pending']);
+    expect(s.week.map((d) => d.status)).toEqual([
+      'active',
+      'active',
+      'active',
+      'frozen',
+      'active',
+      'missed',
+      'pending',
+    ]);
     expect(s.week.at(-1)).toMatchObject({ day: '2026-06-11', weekday: 3 });
     expect(s.current).toBe(0);
   });

@@ -16,7 +16,8 @@ const files = readdirSync('test/webkit')
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => join('test/webkit', f));
 
-const missing = webkitMissing() ?? (existsSync('dist/sw.js') ? null : 'no built site (dist/sw.js): run `npm run build` first');
+const missing =
+  webkitMissing() ?? (existsSync('dist/sw.js') ? null : 'no built site (dist/sw.js): run `npm run build` first');
 if (missing) {
   // Count the tests that did not run, so the closing line says so.
   const count = files.reduce((n, f) => n + (readFileSync(f, 'utf8').match(/^\s*it\(/gm)?.length ?? 0), 0);
@@ -27,7 +28,17 @@ if (missing) {
 
 const r = spawnSync(
   'xvfb-run',
-  ['-a', process.execPath, '--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${TAP}`, ...files],
+  [
+    '-a',
+    process.execPath,
+    '--test',
+    '--test-concurrency=1',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${TAP}`,
+    ...files,
+  ],
   { stdio: 'inherit', timeout: 300_000 },
 );
 const tap = existsSync(TAP) ? readFileSync(TAP, 'utf8') : '';

@@ -20,12 +20,21 @@ let wk: WebKitSession;
 /** Scrolls the quiz into view (client:visible) and waits until React has hydrated it. */
 async function hydrateQuiz(): Promise<void> {
   await wk.driver.executeScript(`document.querySelector('#quiz').scrollIntoView({ block: 'center' })`);
-  await waitInPage(wk.driver, 'the quiz to hydrate', `return document.querySelector('#quiz astro-island') && !document.querySelector('#quiz astro-island[ssr]') && !!document.querySelector('#quiz [data-option]')`);
+  await waitInPage(
+    wk.driver,
+    'the quiz to hydrate',
+    `return document.querySelector('#quiz astro-island') && !document.querySelector('#quiz astro-island[ssr]') && !!document.querySelector('#quiz [data-option]')`,
+  );
 }
 
 /** Waits until the service worker controls the page and its precache is complete (worker active). */
 async function waitForWorker(): Promise<void> {
-  await waitInPage(wk.driver, 'the service worker to control the page', `return !!navigator.serviceWorker.controller`, 30_000);
+  await waitInPage(
+    wk.driver,
+    'the service worker to control the page',
+    `return !!navigator.serviceWorker.controller`,
+    30_000,
+  );
   const active = await wk.driver.executeAsyncScript<boolean>(`const done = arguments[arguments.length - 1];
     navigator.serviceWorker.ready.then((r) => done(!!r.active), () => done(false));`);
   assert.equal(active, true, 'the registration has an active worker');
@@ -79,28 +88,45 @@ describe('WebKit (Safari engine)', { timeout: 120_000 }, () => {
     await waitForWorker();
     await wk.driver.executeScript('window.__beforeReload = true');
     await wk.driver.navigate().refresh();
-    await waitInPage(wk.driver, 'the reloaded page', `return !window.__beforeReload && document.readyState === 'complete' && !!document.querySelector('[data-card-id]')`);
-    assert.equal(await wk.driver.executeScript('return !!navigator.serviceWorker.controller'), true, 'controlled after reload');
+    await waitInPage(
+      wk.driver,
+      'the reloaded page',
+      `return !window.__beforeReload && document.readyState === 'complete' && !!document.querySelector('[data-card-id]')`,
+    );
+    assert.equal(
+      await wk.driver.executeScript('return !!navigator.serviceWorker.controller'),
+      true,
+      'controlled after reload',
+    );
   });
 
   it('a quiz answer persists across a reload', async () => {
     await wk.driver.get(`${site.url}${CARD}`);
     await hydrateQuiz();
-    const picked = await wk.driver.executeScript<string>(`const o = document.querySelector('#quiz [data-option]'); o.click(); return o.getAttribute('data-option');`);
+    const picked = await wk.driver.executeScript<string>(
+      `const o = document.querySelector('#quiz [data-option]'); o.click(); return o.getAttribute('data-option');`,
+    );
     await waitInPage(wk.driver, 'the feedback', `return !!document.querySelector('#quiz .feedback h3')`);
     const before = await wk.driver.findElement(By.css('#quiz .feedback h3')).getText();
     assert.ok(before.length > 0, 'feedback heading has text');
-    const saved = await wk.driver.executeScript<string | null>(`return sessionStorage.getItem('saturate:quiz:card:gpu-util')`);
+    const saved = await wk.driver.executeScript<string | null>(
+      `return sessionStorage.getItem('saturate:quiz:card:gpu-util')`,
+    );
     assert.ok(saved && JSON.parse(saved).answers.length === 1, `saved quiz state: ${saved}`);
     if (storeExpected()) {
       // The store writes in the background: wait for the write before reloading.
       const deadline = Date.now() + 15_000;
-      while ((await answerInStore()) !== 'recorded' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      while ((await answerInStore()) !== 'recorded' && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 200));
     }
 
     await wk.driver.executeScript('window.__beforeReload = true');
     await wk.driver.navigate().refresh();
-    await waitInPage(wk.driver, 'the reloaded page', `return !window.__beforeReload && document.readyState === 'complete' && !!document.querySelector('#quiz')`);
+    await waitInPage(
+      wk.driver,
+      'the reloaded page',
+      `return !window.__beforeReload && document.readyState === 'complete' && !!document.querySelector('#quiz')`,
+    );
     await hydrateQuiz();
     await waitInPage(wk.driver, 'the restored feedback', `return !!document.querySelector('#quiz .feedback h3')`);
     assert.equal(await wk.driver.findElement(By.css('#quiz .feedback h3')).getText(), before);
@@ -108,7 +134,11 @@ describe('WebKit (Safari engine)', { timeout: 120_000 }, () => {
     assert.equal(checked, 'true', 'the picked option is still marked');
 
     // The progress store (IndexedDB) kept the answer across the reload too.
-    assert.equal(await answerInStore(), storeExpected() ? 'recorded' : 'no store', 'the progress store (IndexedDB) holds the answer after the reload');
+    assert.equal(
+      await answerInStore(),
+      storeExpected() ? 'recorded' : 'no store',
+      'the progress store (IndexedDB) holds the answer after the reload',
+    );
   });
 
   it('a reload with the server stopped still shows the card', async () => {
@@ -118,12 +148,20 @@ describe('WebKit (Safari engine)', { timeout: 120_000 }, () => {
     // Nothing listens on the port now: the page can only come from the service worker's cache.
     await wk.driver.executeScript('window.__beforeReload = true');
     await wk.driver.navigate().refresh();
-    await waitInPage(wk.driver, 'the card from the cache', `return !window.__beforeReload && document.readyState === 'complete' && !!document.querySelector('article[data-card-id="gpu-util"] h1')`);
+    await waitInPage(
+      wk.driver,
+      'the card from the cache',
+      `return !window.__beforeReload && document.readyState === 'complete' && !!document.querySelector('article[data-card-id="gpu-util"] h1')`,
+    );
     const h1 = await wk.driver.findElement(By.css('article[data-card-id] h1')).getText();
     assert.match(h1, /GPU utilization/);
     // Another card the learner never opened comes from the precache too.
     await wk.driver.get(`${site.url}/topics/`);
-    await waitInPage(wk.driver, 'the topics page from the cache', `return document.readyState === 'complete' && !!document.querySelector('.card-list a[data-card]')`);
+    await waitInPage(
+      wk.driver,
+      'the topics page from the cache',
+      `return document.readyState === 'complete' && !!document.querySelector('.card-list a[data-card]')`,
+    );
     const reachable = await wk.driver.executeScript<boolean>(`return !!document.querySelector('h1')`);
     assert.equal(reachable, true);
   });

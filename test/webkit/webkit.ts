@@ -9,7 +9,8 @@ import { Builder, type WebDriver } from 'selenium-webdriver';
 
 export const MINIBROWSER = process.env['WEBKIT_MINIBROWSER'] ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 
-const hasCommand = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+const hasCommand = (cmd: string): boolean =>
+  spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
 /** Why the WebKit tests cannot run here, or null when they can. */
 export function webkitMissing(): string | null {

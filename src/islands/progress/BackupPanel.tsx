@@ -14,7 +14,11 @@ interface Api {
   applyImport: (text: unknown) => Promise<ImportResult>;
 }
 
-type Step = { kind: 'idle' } | { kind: 'error'; message: string } | { kind: 'preview'; text: string; name: string; preview: ImportPreview } | { kind: 'done'; added: number };
+type Step =
+  | { kind: 'idle' }
+  | { kind: 'error'; message: string }
+  | { kind: 'preview'; text: string; name: string; preview: ImportPreview }
+  | { kind: 'done'; added: number };
 
 const TYPE_NAMES: Record<string, [string, string]> = {
   answer: ['answer', 'answers'],
@@ -45,16 +49,26 @@ export function BackupPanel({ api }: { api: Api }) {
   const pick = async (file: File | undefined) => {
     if (!file) return;
     if (file.size > MAX_BACKUP_BYTES) {
-      setStep({ kind: 'error', message: `This file is ${formatBytes(file.size)}, larger than ${MAX_BACKUP_BYTES / 1024 / 1024} MB, so it is not a Saturate backup. Pick the file Saturate exported. Nothing was imported.` });
+      setStep({
+        kind: 'error',
+        message: `This file is ${formatBytes(file.size)}, larger than ${MAX_BACKUP_BYTES / 1024 / 1024} MB, so it is not a Saturate backup. Pick the file Saturate exported. Nothing was imported.`,
+      });
       return;
     }
     setBusy(true);
     try {
       const text = await file.text();
       const preview = await api.previewImport(text);
-      setStep(preview.ok ? { kind: 'preview', text, name: file.name, preview } : { kind: 'error', message: `${preview.message} Nothing was changed.` });
+      setStep(
+        preview.ok
+          ? { kind: 'preview', text, name: file.name, preview }
+          : { kind: 'error', message: `${preview.message} Nothing was changed.` },
+      );
     } catch {
-      setStep({ kind: 'error', message: 'This file could not be read. Pick the .json file Saturate exported. Nothing was changed.' });
+      setStep({
+        kind: 'error',
+        message: 'This file could not be read. Pick the .json file Saturate exported. Nothing was changed.',
+      });
     } finally {
       setBusy(false);
     }
@@ -64,13 +78,20 @@ export function BackupPanel({ api }: { api: Api }) {
     setBusy(true);
     const result = await api.applyImport(text);
     setBusy(false);
-    setStep(result.ok ? { kind: 'done', added: result.added } : { kind: 'error', message: `${result.message} Nothing was changed.` });
+    setStep(
+      result.ok
+        ? { kind: 'done', added: result.added }
+        : { kind: 'error', message: `${result.message} Nothing was changed.` },
+    );
     if (input.current) input.current.value = '';
   };
 
   return (
     <>
-      <p>A backup is one file with everything you did here. Import it on another device or after clearing this browser: it adds what is missing and never replaces newer progress.</p>
+      <p>
+        A backup is one file with everything you did here. Import it on another device or after clearing this browser:
+        it adds what is missing and never replaces newer progress.
+      </p>
       <div className="actions">
         <button type="button" className="button" onClick={() => void download()}>
           Export backup
@@ -81,7 +102,14 @@ export function BackupPanel({ api }: { api: Api }) {
           Import a backup (.json, up to {MAX_BACKUP_BYTES / 1024 / 1024} MB)
         </label>
         <br />
-        <input id="import-file" ref={input} type="file" accept=".json,application/json" disabled={busy} onChange={(e) => void pick(e.currentTarget.files?.[0])} />
+        <input
+          id="import-file"
+          ref={input}
+          type="file"
+          accept=".json,application/json"
+          disabled={busy}
+          onChange={(e) => void pick(e.currentTarget.files?.[0])}
+        />
       </p>
       <div aria-live="polite">
         {step.kind === 'error' && (
@@ -97,7 +125,8 @@ export function BackupPanel({ api }: { api: Api }) {
         {step.kind === 'preview' && (
           <div className="notice" data-testid="import-preview">
             <p>
-              <strong>{step.name}</strong> holds {plural(step.preview.inFile, 'record')}: {plural(step.preview.added, 'new one')} would be added, {step.preview.alreadyStored} already here.
+              <strong>{step.name}</strong> holds {plural(step.preview.inFile, 'record')}:{' '}
+              {plural(step.preview.added, 'new one')} would be added, {step.preview.alreadyStored} already here.
             </p>
             {step.preview.added > 0 && (
               <ul>
@@ -105,20 +134,34 @@ export function BackupPanel({ api }: { api: Api }) {
                   const [one, many] = TYPE_NAMES[type] ?? [type, type];
                   return <li key={type}>{plural(n, one, many)}</li>;
                 })}
-                {step.preview.savedChanges.saved.length > 0 && <li>{plural(step.preview.savedChanges.saved.length, 'card')} saved</li>}
-                {step.preview.savedChanges.unsaved.length > 0 && <li>{plural(step.preview.savedChanges.unsaved.length, 'card')} unsaved</li>}
+                {step.preview.savedChanges.saved.length > 0 && (
+                  <li>{plural(step.preview.savedChanges.saved.length, 'card')} saved</li>
+                )}
+                {step.preview.savedChanges.unsaved.length > 0 && (
+                  <li>{plural(step.preview.savedChanges.unsaved.length, 'card')} unsaved</li>
+                )}
                 {step.preview.range && (
                   <li>
-                    from {new Date(step.preview.range.from).toLocaleDateString()} to {new Date(step.preview.range.to).toLocaleDateString()}
+                    from {new Date(step.preview.range.from).toLocaleDateString()} to{' '}
+                    {new Date(step.preview.range.to).toLocaleDateString()}
                   </li>
                 )}
               </ul>
             )}
             <div className="actions">
-              <button type="button" className="button" disabled={busy || step.preview.added === 0} onClick={() => void confirm(step.text)}>
+              <button
+                type="button"
+                className="button"
+                disabled={busy || step.preview.added === 0}
+                onClick={() => void confirm(step.text)}
+              >
                 {step.preview.added === 0 ? 'Nothing to import' : `Import ${plural(step.preview.added, 'record')}`}
               </button>
-              <button type="button" className="button secondary" onClick={() => (setStep({ kind: 'idle' }), input.current && (input.current.value = ''))}>
+              <button
+                type="button"
+                className="button secondary"
+                onClick={() => (setStep({ kind: 'idle' }), input.current && (input.current.value = ''))}
+              >
                 Cancel
               </button>
             </div>

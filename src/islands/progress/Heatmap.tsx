@@ -24,7 +24,9 @@ export function Heatmap({ days }: { days: Stats['heatmap'] }) {
   return (
     <>
       <table className="heatmap" data-testid="heatmap">
-        <caption className="sr-only">Activity in the last 12 weeks: one row per weekday, one column per week, oldest first</caption>
+        <caption className="sr-only">
+          Activity in the last 12 weeks: one row per weekday, one column per week, oldest first
+        </caption>
         <thead>
           <tr>
             <td />
@@ -44,7 +46,12 @@ export function Heatmap({ days }: { days: Stats['heatmap'] }) {
               <th scope="row">{row % 2 === 0 ? name : <span className="sr-only">{name}</span>}</th>
               {Array.from({ length: weeks }, (_, w) => {
                 const d = cells[w * 7 + row];
-                if (!d) return <td key={w} data-future="" aria-hidden="true"><span /></td>;
+                if (!d)
+                  return (
+                    <td key={w} data-future="" aria-hidden="true">
+                      <span />
+                    </td>
+                  );
                 return (
                   <td key={w} data-level={d.level} title={dayText(d)}>
                     <span />

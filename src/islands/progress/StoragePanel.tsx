@@ -30,10 +30,17 @@ export function StoragePanel({ snapshot, estimate }: Props) {
       )}
       <ul className="plain-list">
         <li data-testid="storage-use">
-          Storage used by Saturate (pages for offline use included): {usage === undefined ? '…' : usage ? `${formatBytes(usage.usageBytes)} of ${formatBytes(usage.quotaBytes)} available` : 'this browser does not say'}
+          Storage used by Saturate (pages for offline use included):{' '}
+          {usage === undefined
+            ? '…'
+            : usage
+              ? `${formatBytes(usage.usageBytes)} of ${formatBytes(usage.quotaBytes)} available`
+              : 'this browser does not say'}
         </li>
         <li data-testid="persistent">
-          {persisted ? 'Protected: the browser will not clear it to free space.' : 'Not protected: the browser may clear it when the device runs low on space.'}{' '}
+          {persisted
+            ? 'Protected: the browser will not clear it to free space.'
+            : 'Not protected: the browser may clear it when the device runs low on space.'}{' '}
           {!persisted && !snapshot.notSaved && 'persist' in (navigator.storage ?? {}) && (
             <button type="button" className="button secondary" onClick={() => void ask()}>
               Ask the browser to keep it
@@ -43,8 +50,13 @@ export function StoragePanel({ snapshot, estimate }: Props) {
       </ul>
       {snapshot.quarantined.length > 0 && (
         <div className="notice bad" data-testid="quarantined">
-          <h3>{snapshot.quarantined.length} damaged {snapshot.quarantined.length === 1 ? 'record' : 'records'} set aside</h3>
-          <p>These could not be read, so they are kept apart (not deleted) and do not count. Exports include only readable records.</p>
+          <h3>
+            {snapshot.quarantined.length} damaged {snapshot.quarantined.length === 1 ? 'record' : 'records'} set aside
+          </h3>
+          <p>
+            These could not be read, so they are kept apart (not deleted) and do not count. Exports include only
+            readable records.
+          </p>
           <ul>
             {snapshot.quarantined.map((q) => (
               <li key={q.key}>

@@ -7,7 +7,15 @@ export interface TopicInfo {
   title: string;
 }
 
-export function TopicTable({ topics, weakest, names }: { topics: Stats['topics']; weakest: Stats['weakest']; names: TopicInfo[] }) {
+export function TopicTable({
+  topics,
+  weakest,
+  names,
+}: {
+  topics: Stats['topics'];
+  weakest: Stats['weakest'];
+  names: TopicInfo[];
+}) {
   const title = (id: string) => names.find((t) => t.id === id)?.title ?? id;
   return (
     <>
@@ -16,9 +24,15 @@ export function TopicTable({ topics, weakest, names }: { topics: Stats['topics']
         <thead>
           <tr>
             <th scope="col">Topic</th>
-            <th scope="col" className="num">Answers</th>
-            <th scope="col" className="num">Right</th>
-            <th scope="col" className="num">Cards</th>
+            <th scope="col" className="num">
+              Answers
+            </th>
+            <th scope="col" className="num">
+              Right
+            </th>
+            <th scope="col" className="num">
+              Cards
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -41,7 +55,8 @@ export function TopicTable({ topics, weakest, names }: { topics: Stats['topics']
         <ul className="plain-list" data-testid="weakest">
           {weakest.map((t) => (
             <li key={t.topic}>
-              {title(t.topic)}: {percent(t.accuracy)} right of {t.answered}. <a href={`/topics/${t.topic}/`}>Study {title(t.topic)}</a>
+              {title(t.topic)}: {percent(t.accuracy)} right of {t.answered}.{' '}
+              <a href={`/topics/${t.topic}/`}>Study {title(t.topic)}</a>
             </li>
           ))}
         </ul>

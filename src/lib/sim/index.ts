@@ -19,7 +19,14 @@ export { simDevices } from './model.ts';
 
 /** Every scenario, in the order a menu shows them. */
 export const SCENARIOS: readonly ScenarioDef[] = [
-  idle, dataStarved, smallKernels, memoryBound, computeBound, throttled, ncclHang, straggler,
+  idle,
+  dataStarved,
+  smallKernels,
+  memoryBound,
+  computeBound,
+  throttled,
+  ncclHang,
+  straggler,
 ];
 
 /** Scenario ids, e.g. "data-starved". */
@@ -108,8 +115,12 @@ export function parseScenarioSpec(spec: string): { id: string; knobs: Record<str
     const [key = '', raw = ''] = part.split('=', 2);
     const knob = scenario.knobs.find((k) => k.id === key);
     const value = Number(raw);
-    if (!knob) throw new Error(`Scenario "${id}" has no knob "${key}"; knobs: ${scenario.knobs.map((k) => k.id).join(', ') || 'none'}.`);
-    if (raw === '' || !Number.isFinite(value)) throw new Error(`Knob "${key}" needs a number, e.g. ${key}=${knob.fixed}.`);
+    if (!knob)
+      throw new Error(
+        `Scenario "${id}" has no knob "${key}"; knobs: ${scenario.knobs.map((k) => k.id).join(', ') || 'none'}.`,
+      );
+    if (raw === '' || !Number.isFinite(value))
+      throw new Error(`Knob "${key}" needs a number, e.g. ${key}=${knob.fixed}.`);
     knobs[key] = value;
   }
   return { id, knobs };

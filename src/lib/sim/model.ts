@@ -80,7 +80,9 @@ export function makeContext(tMs: number, seed: number, knobs: Readonly<Record<st
 /** A stable fake UUID for GPU `index` under `seed`. */
 export function simUuid(seed: number, index: number): string {
   const hex = (k: number, len: number): string =>
-    Math.floor(hash01(seed, index, k) * 16 ** len).toString(16).padStart(len, '0');
+    Math.floor(hash01(seed, index, k) * 16 ** len)
+      .toString(16)
+      .padStart(len, '0');
   return `GPU-${hex(1, 8)}-${hex(2, 4)}-${hex(3, 4)}-${hex(4, 4)}-${hex(5, 6)}${hex(6, 6)}`;
 }
 
@@ -126,7 +128,13 @@ export function toGpuSample(seed: number, index: number, s: GpuState): GpuSample
     processes:
       s.processName === null
         ? []
-        : [{ pid: 4000 + Math.floor(hash01(seed, index, 99) * 60000), name: s.processName, usedGpuMemBytes: Math.round(Math.max(0, s.memUsedGiB - 0.5) * GIB) }],
+        : [
+            {
+              pid: 4000 + Math.floor(hash01(seed, index, 99) * 60000),
+              name: s.processName,
+              usedGpuMemBytes: Math.round(Math.max(0, s.memUsedGiB - 0.5) * GIB),
+            },
+          ],
     smActivePct: pct1(s.smActive),
     smOccupancyPct: pct1(s.smOccupancy),
     tensorActivePct: pct1(s.tensorActive),
@@ -154,7 +162,8 @@ export function hostSample(ctx: SimContext, busyCores: ReadonlyMap<number, numbe
   const perCorePct = Array.from({ length: SIM_HOST.cores }, (_, i) => {
     const busy = busyCores.get(i);
     const base = busy ?? 2 + Math.abs(ctx.jitter(`core-${i}`, 500)) * 3;
-    const noisy = busy !== undefined && busy >= 99 ? 97 + ctx.jitter(`core-${i}`) * 3 : base + ctx.jitter(`core-${i}`) * 2;
+    const noisy =
+      busy !== undefined && busy >= 99 ? 97 + ctx.jitter(`core-${i}`) * 3 : base + ctx.jitter(`core-${i}`) * 2;
     return Math.round(clamp(noisy, 0, 100) * 10) / 10;
   });
   const cpuPct = Math.round((perCorePct.reduce((a, b) => a + b, 0) / SIM_HOST.cores) * 10) / 10;
@@ -163,7 +172,11 @@ export function hostSample(ctx: SimContext, busyCores: ReadonlyMap<number, numbe
   return {
     cpuPct,
     perCorePct,
-    load: { avg1: Math.round((running + 0.3 + ctx.drift('load1') * 0.2) * 100) / 100, avg5: Math.max(0, running + 0.2), avg15: Math.max(0, running * 0.8 + 0.2) },
+    load: {
+      avg1: Math.round((running + 0.3 + ctx.drift('load1') * 0.2) * 100) / 100,
+      avg5: Math.max(0, running + 0.2),
+      avg15: Math.max(0, running * 0.8 + 0.2),
+    },
     mem: { totalBytes: SIM_HOST.memTotalBytes, usedBytes, availableBytes: SIM_HOST.memTotalBytes - usedBytes },
   };
 }

@@ -52,7 +52,8 @@ export function stepNoise(seed: number, channel: number, tMs: number, stepMs = 1
 export function busyFraction(tMs: number, periodMs: number, busyMs: number, windowMs: number): number {
   if (busyMs >= periodMs) return 1;
   if (busyMs <= 0) return 0;
-  const onTime = (x: number): number => Math.floor(x / periodMs) * busyMs + Math.min(x - Math.floor(x / periodMs) * periodMs, busyMs);
+  const onTime = (x: number): number =>
+    Math.floor(x / periodMs) * busyMs + Math.min(x - Math.floor(x / periodMs) * periodMs, busyMs);
   return Math.min(1, Math.max(0, (onTime(tMs) - onTime(tMs - windowMs)) / windowMs));
 }
 

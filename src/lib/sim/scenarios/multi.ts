@@ -15,10 +15,22 @@ function trainingRank(ctx: SimContext, rank: number, work: number): GpuState {
   // Waiting inside an all-reduce still runs a kernel: GPU-Util stays ~100% (fact 4.20).
   const power = SIM_GPU.idlePowerWatts + 40 * wait + 585 * work + j('p', 8);
   return {
-    gpuUtil: 100 - Math.abs(j('u', 1)), memUtil: 34 * work + 2, memUsedGiB: 68.9 + rank * 0.3, powerWatts: power,
-    temperatureC: tempFor(power, ctx, `r${rank}`), smClockMhz: SIM_GPU.smClockMaxMhz - 30, pcieTxMBps: 6, pcieRxMBps: 48,
-    reasons: [], smActive: 91 * work + 2 * wait + j('sm', 1.5), smOccupancy: 38 * work + 1, tensorActive: 66 * work + j('t', 2),
-    dramActive: 30 * work + 3 * wait, fp32Active: 9 * work, fp16Active: 3 * work, processName: 'python3',
+    gpuUtil: 100 - Math.abs(j('u', 1)),
+    memUtil: 34 * work + 2,
+    memUsedGiB: 68.9 + rank * 0.3,
+    powerWatts: power,
+    temperatureC: tempFor(power, ctx, `r${rank}`),
+    smClockMhz: SIM_GPU.smClockMaxMhz - 30,
+    pcieTxMBps: 6,
+    pcieRxMBps: 48,
+    reasons: [],
+    smActive: 91 * work + 2 * wait + j('sm', 1.5),
+    smOccupancy: 38 * work + 1,
+    tensorActive: 66 * work + j('t', 2),
+    dramActive: 30 * work + 3 * wait,
+    fp32Active: 9 * work,
+    fp16Active: 3 * work,
+    processName: 'python3',
   };
 }
 
@@ -49,20 +61,47 @@ export const ncclHang: ScenarioDef = {
       if (r === 2) {
         const power = SIM_GPU.idlePowerWatts + 6 + j('p', 2);
         return {
-          gpuUtil: 0, memUtil: 0, memUsedGiB: 69.5, powerWatts: power, temperatureC: 34 + 38 * cooling,
-          smClockMhz: SIM_GPU.smClockMaxMhz - 30, pcieTxMBps: 0, pcieRxMBps: 0, reasons: ['GpuIdle'],
-          smActive: 0, smOccupancy: 0, tensorActive: 0, dramActive: 0, processName: 'python3',
+          gpuUtil: 0,
+          memUtil: 0,
+          memUsedGiB: 69.5,
+          powerWatts: power,
+          temperatureC: 34 + 38 * cooling,
+          smClockMhz: SIM_GPU.smClockMaxMhz - 30,
+          pcieTxMBps: 0,
+          pcieRxMBps: 0,
+          reasons: ['GpuIdle'],
+          smActive: 0,
+          smOccupancy: 0,
+          tensorActive: 0,
+          dramActive: 0,
+          processName: 'python3',
         };
       }
       const power = 98 + j('p', 4);
       return {
-        gpuUtil: 100, memUtil: 0, memUsedGiB: 68.9 + r * 0.3, powerWatts: power, temperatureC: 38 + 34 * cooling,
-        smClockMhz: SIM_GPU.smClockMaxMhz - 30, pcieTxMBps: 0.1, pcieRxMBps: 0.1, reasons: [],
-        smActive: 1.2 + j('sm', 0.2), smOccupancy: 0.6, tensorActive: 0, dramActive: 0.2, processName: 'python3',
+        gpuUtil: 100,
+        memUtil: 0,
+        memUsedGiB: 68.9 + r * 0.3,
+        powerWatts: power,
+        temperatureC: 38 + 34 * cooling,
+        smClockMhz: SIM_GPU.smClockMaxMhz - 30,
+        pcieTxMBps: 0.1,
+        pcieRxMBps: 0.1,
+        reasons: [],
+        smActive: 1.2 + j('sm', 0.2),
+        smOccupancy: 0.6,
+        tensorActive: 0,
+        dramActive: 0.2,
+        processName: 'python3',
       };
     });
     // Ranks 0, 1 and 3 busy-wait on the host too; rank 2 is blocked and uses no CPU.
-    const cores = new Map<number, number>([[0, 100], [1, 100], [3, 100], [2, 1]]);
+    const cores = new Map<number, number>([
+      [0, 100],
+      [1, 100],
+      [3, 100],
+      [2, 1],
+    ]);
     return { gpus, host: hostSample(ctx, cores, 48), rates: { tokensPerSec: 0, stepsPerSec: 0 } };
   },
 };
@@ -82,7 +121,9 @@ export const straggler: ScenarioDef = {
   frame(ctx) {
     const balanced = (ctx.knobs['balanced'] ?? 0) >= 0.5;
     const slow = balanced ? 1 : 1.35 + ctx.drift('imbalance', 5000) * 0.05;
-    const gpus = Array.from({ length: RANKS }, (_, r) => trainingRank(ctx, r, r === 2 ? 0.96 : clamp(0.96 / slow, 0, 1)));
+    const gpus = Array.from({ length: RANKS }, (_, r) =>
+      trainingRank(ctx, r, r === 2 ? 0.96 : clamp(0.96 / slow, 0, 1)),
+    );
     const cores = new Map(Array.from({ length: RANKS }, (_, r) => [r, 42] as const));
     return { gpus, host: hostSample(ctx, cores, 48), rates: { tokensPerSec: (4 * 94_000) / slow } };
   },
