@@ -154,9 +154,15 @@ export function watchSaved(cardId: string, fn: (saved: boolean) => void): void {
  * loads it (returns a flag that turns on then, so the caller stops using its cheaper source).
  */
 function withStore(use: (p: ProgressModule) => void): { on: boolean } | null {
-  if (loading) return (void progressStore().then(use, () => undefined), null);
+  if (loading) {
+    void progressStore().then(use, () => undefined);
+    return null;
+  }
   const flag = { on: false };
-  whenStoreLoaded((p) => ((flag.on = true), use(p)));
+  whenStoreLoaded((p) => {
+    flag.on = true;
+    use(p);
+  });
   return flag;
 }
 

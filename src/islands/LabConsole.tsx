@@ -247,7 +247,10 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
         onStartSim={startSim}
         onConnect={() => void connect()}
         onStop={stop}
-        onSpeed={(s) => ((speedRef.current = s), setSpeed(s))}
+        onSpeed={(s) => {
+          speedRef.current = s;
+          setSpeed(s);
+        }}
         onGpu={chooseGpu}
       />
       <section aria-labelledby="lab-steps-h">
@@ -258,7 +261,10 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
           result={result}
           source={source}
           fixApplied={fixApplied}
-          onFix={() => ((fixRef.current = true), setFixApplied(true))}
+          onFix={() => {
+            fixRef.current = true;
+            setFixApplied(true);
+          }}
         />
       </section>
       {done && (

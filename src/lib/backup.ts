@@ -104,7 +104,12 @@ function utf8Bytes(s: string): number {
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xdc00 ? (i++, 4) : 3;
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00) {
+      n += 4; // a surrogate pair: one 4-byte character for two UTF-16 units
+      i++;
+    } else n += 3;
   }
   return n;
 }

@@ -19,6 +19,7 @@
 import { promisifyRequest, type UseStore } from 'idb-keyval';
 import type { AppEvent } from '../lib/events.ts';
 import { ANSWERS_PER_DAY, dayNumber } from '../lib/days.ts';
+import { withTimeout as withTimeoutMs } from '../lib/timeout.ts';
 import { defaultStore, idbBackend } from './kv.ts';
 import {
   buildRecord,
@@ -54,15 +55,8 @@ export function recordFor(e: AppEvent): StoredRecord {
 
 const TIMEOUT_MS = 5000;
 
-function withTimeout<T>(p: Promise<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new WriteRefused('storage did not answer')), TIMEOUT_MS);
-    p.then(
-      (v) => (clearTimeout(timer), resolve(v)),
-      (e) => (clearTimeout(timer), reject(e)),
-    );
-  });
-}
+const withTimeout = <T>(p: Promise<T>): Promise<T> =>
+  withTimeoutMs(p, TIMEOUT_MS, () => new WriteRefused('storage did not answer'));
 
 let checked: Promise<void> | null = null;
 /** Once per page: never write into a database from a newer release (the full store opens it read-only). */

@@ -4,6 +4,7 @@
  */
 import { activeAnswers, buildSchedule, type Schedule } from '../lib/review.ts';
 import { activeDays } from '../lib/streak.ts';
+import { withTimeout } from '../lib/timeout.ts';
 import {
   backupFileName,
   backupToText,
@@ -128,7 +129,11 @@ export class Progress {
     let entries: [string, unknown][];
     let t = nowMs();
     try {
-      entries = await withTimeout(this.backend.readAll(), this.options.openTimeoutMs ?? 5000);
+      entries = await withTimeout(
+        this.backend.readAll(),
+        this.options.openTimeoutMs ?? 5000,
+        () => new TimeoutError('timed out'),
+      );
     } catch (err) {
       this.toMemory(err instanceof TimeoutError ? 'blocked' : 'unavailable');
       entries = [];
@@ -355,16 +360,6 @@ export class ProgressRecordError extends Error {
 }
 
 class TimeoutError extends Error {}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new TimeoutError('timed out')), ms);
-    p.then(
-      (v) => (clearTimeout(timer), resolve(v)),
-      (e) => (clearTimeout(timer), reject(e)),
-    );
-  });
-}
 
 export { deviceZoneName };
 

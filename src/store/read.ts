@@ -62,8 +62,10 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
   for (const [key, value] of entries) {
     if (key.startsWith('e:')) {
       const e = parseEvent(value);
-      if (e.success && eventKey(e.data.id) === key) (keep(e.data), singles.push(e.data));
-      else if (!newer)
+      if (e.success && eventKey(e.data.id) === key) {
+        keep(e.data);
+        singles.push(e.data);
+      } else if (!newer)
         quarantine(key, value, e.success ? `stored under ${key} but its id is ${e.data.id}` : describeIssues(e.error));
     } else if (isChunkKey(key)) {
       if (!Array.isArray(value) || value.length > MAX_CHUNK_ITEMS) {
@@ -73,8 +75,10 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
       const good: ProgressEvent[] = [];
       value.forEach((item: unknown, i) => {
         const e = parseEvent(item);
-        if (e.success) (good.push(e.data), keep(e.data));
-        else if (!newer) quarantine(`${key}#${i}`, item, describeIssues(e.error));
+        if (e.success) {
+          good.push(e.data);
+          keep(e.data);
+        } else if (!newer) quarantine(`${key}#${i}`, item, describeIssues(e.error));
       });
       if (good.length < value.length && !newer) {
         if (good.length)
@@ -90,7 +94,11 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
     } else if (key === V1_KEY && !newer && !(meta.success && meta.data.schemaVersion >= 2)) {
       const m = migrateV1(value, tz, clock());
       const have = new Set(entries.map(([k]) => k));
-      for (const e of m.events) if (!have.has(eventKey(e.id))) (keep(e), puts.push([eventKey(e.id), e]));
+      for (const e of m.events) {
+        if (have.has(eventKey(e.id))) continue;
+        keep(e);
+        puts.push([eventKey(e.id), e]);
+      }
       m.rejected.forEach((r, i) => quarantine(`${r.where}#${i}`, r.value, r.reason));
       dels.push(V1_KEY);
     } else if (!newer) quarantine(key, value, 'not a record this version of Saturate knows');

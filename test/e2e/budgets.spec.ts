@@ -56,12 +56,10 @@ test('a card page loads ≤ 35 KB gzip of JavaScript before the quiz, ≤ 80 KB 
   await expect(page.locator('#quiz astro-island[ssr]')).toHaveCount(1); // still waiting: not in view
   const inline = await inlineScripts(page);
   const before = total(scripts) + inline;
-  test
-    .info()
-    .annotations.push({
-      type: 'card JS before quiz',
-      description: `${(before / KB).toFixed(1)} KB (inline ${(inline / KB).toFixed(1)} KB; ${list(scripts)})`,
-    });
+  test.info().annotations.push({
+    type: 'card JS before quiz',
+    description: `${(before / KB).toFixed(1)} KB (inline ${(inline / KB).toFixed(1)} KB; ${list(scripts)})`,
+  });
   expect(before, list(scripts)).toBeLessThanOrEqual(35 * KB);
   expect(scripts.size).toBeGreaterThan(0); // the measurement sees the page's own scripts
 
@@ -106,11 +104,9 @@ test('the service worker precache stays under 5 MB', () => {
     }
     throw new Error(`precache entry ${u} is not in dist/`);
   }, 0);
-  test
-    .info()
-    .annotations.push({
-      type: 'precache',
-      description: `${urls.length} files, ${(bytes / 1024 / 1024).toFixed(2)} MB`,
-    });
+  test.info().annotations.push({
+    type: 'precache',
+    description: `${urls.length} files, ${(bytes / 1024 / 1024).toFixed(2)} MB`,
+  });
   expect(bytes).toBeLessThan(5 * 1024 * 1024);
 });

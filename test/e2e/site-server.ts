@@ -46,5 +46,13 @@ export async function startSite(dir?: string, port = 0): Promise<SiteServer> {
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
-  return { url, dir: root, stop, dispose: async () => (await stop(), rmSync(root, { recursive: true, force: true })) };
+  return {
+    url,
+    dir: root,
+    stop,
+    dispose: async () => {
+      await stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
 }

@@ -39,9 +39,18 @@ describe('host probe', () => {
     const reads = { stat: 0, meminfo: 0, loadavg: 0 };
     let availableKb = 8192000;
     const probe = createHostProbe({
-      stat: () => (reads.stat++, `cpu  0 0 0 0 0 0 0 0\ncpu0 ${reads.stat * 10} 0 0 1000 0 0 0 0\n`),
-      meminfo: () => (reads.meminfo++, `MemTotal:       16384000 kB\nMemAvailable:    ${availableKb} kB\n`),
-      loadavg: () => (reads.loadavg++, [1, 1, 1]),
+      stat: () => {
+        reads.stat++;
+        return `cpu  0 0 0 0 0 0 0 0\ncpu0 ${reads.stat * 10} 0 0 1000 0 0 0 0\n`;
+      },
+      meminfo: () => {
+        reads.meminfo++;
+        return `MemTotal:       16384000 kB\nMemAvailable:    ${availableKb} kB\n`;
+      },
+      loadavg: () => {
+        reads.loadavg++;
+        return [1, 1, 1];
+      },
     });
     const first = probe.sample(T0);
     availableKb = 4096000;

@@ -57,6 +57,12 @@ const GPM = [
   'fp64ActivePct',
 ] as const;
 
+type Gpu = StreamMessage['gpus'][number];
+const setNull = (g: Gpu, f: (typeof GPM)[number], reason: string): void => {
+  g[f] = null;
+  g.nullReasons[f] = reason;
+};
+
 /** 30 s of samples. Noisy traces draw knobs, start time, sample jitter, sensor noise and GPM dropouts. */
 function trace(c: Case, noisy: number | null, opts: { noGpm?: boolean } = {}): StreamMessage[] {
   const r = rng(noisy ?? 1);
@@ -76,14 +82,13 @@ function trace(c: Case, noisy: number | null, opts: { noGpm?: boolean } = {}): S
           if (g[f] !== null) g[f] = clampPct((g[f] as number) + gauss(r) * 5);
         if (g.powerWatts !== null) g.powerWatts *= 1 + gauss(r) * 0.05;
         if (g.smClockMhz !== null) g.smClockMhz = Math.max(0, g.smClockMhz + gauss(r) * 15);
-        if (r() < 0.08) for (const f of GPM) ((g[f] = null), (g.nullReasons[f] = 'GPM sample missed'));
+        if (r() < 0.08) for (const f of GPM) setNull(g, f, 'GPM sample missed');
       }
       if (m.host) m.host.perCorePct = m.host.perCorePct.map((p) => clampPct(p + gauss(r) * 3));
       if (m.throughput?.samplesPerSec) m.throughput.samplesPerSec *= 1 + gauss(r) * 0.03;
       if (m.throughput?.tokensPerSec) m.throughput.tokensPerSec *= 1 + gauss(r) * 0.03;
     }
-    if (opts.noGpm)
-      for (const g of m.gpus) for (const f of GPM) ((g[f] = null), (g.nullReasons[f] = 'GPM needs Hopper or newer'));
+    if (opts.noGpm) for (const g of m.gpus) for (const f of GPM) setNull(g, f, 'GPM needs Hopper or newer');
     out.push(m);
     t += noisy === null ? 500 : 500 + (r() - 0.5) * 100;
   }

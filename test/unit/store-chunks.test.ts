@@ -16,7 +16,10 @@ afterEach(async () => {
   for (const s of opened.splice(0)) await closeProgress(s);
 });
 const quiet = { tabs: false, storage: null } as const;
-const open = (s: UseStore) => (opened.push(s), openProgress(s, quiet));
+const open = (s: UseStore) => {
+  opened.push(s);
+  return openProgress(s, quiet);
+};
 const keysOf = async (s: UseStore, prefix: string) =>
   (await rawAll(s)).map(([k]) => k).filter((k) => k.startsWith(prefix));
 

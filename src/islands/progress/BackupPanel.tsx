@@ -160,7 +160,10 @@ export function BackupPanel({ api }: { api: Api }) {
               <button
                 type="button"
                 className="button secondary"
-                onClick={() => (setStep({ kind: 'idle' }), input.current && (input.current.value = ''))}
+                onClick={() => {
+                  setStep({ kind: 'idle' });
+                  if (input.current) input.current.value = '';
+                }}
               >
                 Cancel
               </button>
