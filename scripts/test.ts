@@ -1,5 +1,5 @@
 /**
- * `npm test`: type check, unit tests, build, end-to-end tests — then one closing line with the
+ * `npm test`: format check, type check, unit tests, build, end-to-end tests — then one closing line with the
  * totals ("tests: N passed, N failed"). Each step's runner prints its own report as it goes.
  * Flags: --skip-build (reuse dist/), --only=unit|e2e|webkit.
  */
@@ -22,6 +22,7 @@ interface Step {
 const readJson = (path: string): unknown => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null);
 
 const steps: Step[] = [
+  { name: 'format', cmd: ['npx', 'prettier', '--check', '--log-level', 'warn', '.'], when: () => !only },
   { name: 'type check', cmd: ['npx', 'astro', 'check', '--minimumSeverity', 'warning'], when: () => !only },
   {
     name: 'unit',

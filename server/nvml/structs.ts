@@ -1,5 +1,5 @@
 /**
- * NVML struct layouts, as koffi types (checked against nvml.h by test/server/nvml-layout.test.ts),
+ * NVML struct layouts, as koffi types (checked against nvml.h by test/server/nvml-real.test.ts),
  * plus the constants the binding decodes: clock event reason bits and GPM metric ids.
  * The binding passes Buffers and reads fields at the offsets computed here, so no JS object is
  * allocated per call.

@@ -1,6 +1,8 @@
 /**
  * The wire format between the lab server and the browser: one `StreamMessage` per sampling tick.
- * Shared by `server/` (which produces it) and the site (which validates what it reads back).
+ * Shared by `server/` (which produces it and validates it in its tests) and the site. The lab page does not
+ * run these schemas on every tick: it checks the message's shape (`looksLikeMessage`) and skips a bad line,
+ * which keeps zod out of the lab page's JavaScript.
  * Units are in field names; a metric the GPU or source cannot give is `null` and `nullReasons`
  * says why, keyed by field name: a missing metric is never reported as 0.
  */
