@@ -1,0 +1,272 @@
+/**
+ * Reads a fleet's GPUs from the Prometheus that already scrapes dcgm-exporter (and node-exporter), and
+ * turns what it finds into the lab server's own `StreamMessage`s, one list per host, so that the same
+ * diagnosis engine reads a fleet and a single machine. A series the exporter does not send is `null` with
+ * the reason, never 0.
+ *
+ * Queries are batched: one range query for every dcgm-exporter series (a `__name__` regex), one for the
+ * host CPU, one for host load and memory and one for host names: four per refresh whatever the GPU count.
+ */
+import type { GpuSample, HostSample, StreamMessage } from '../../src/protocol/metrics.ts';
+import { DCGM_SERIES, OWNER_LABELS, labelOf, type DcgmSampleField } from '../../src/protocol/dcgm.ts';
+import type { PrometheusClient, RangeSeries } from './prometheus-api.ts';
+
+/** Who a GPU belongs to and where it is. */
+export interface FleetGpu {
+  /** `instance|gpu` or the UUID: stable for the life of the GPU. */
+  key: string;
+  instance: string;
+  hostname: string;
+  gpu: number;
+  uuid: string | null;
+  model: string;
+  /** Owner labels found on its series (pod, namespace, container, job), normalised (`exported_pod` → pod). */
+  owner: { pod: string | null; namespace: string | null; container: string | null; job: string | null };
+}
+
+/** One host's GPUs and the messages built from its series. */
+export interface FleetHost {
+  hostname: string;
+  gpus: FleetGpu[];
+  messages: StreamMessage[];
+}
+
+export interface CollectOptions {
+  /** A PromQL selector such as `{hostname=~"gpu-.*"}`, applied to every dcgm-exporter series. */
+  selector?: string | undefined;
+  /** The end of the range, unix seconds. */
+  endS: number;
+  /** How far back, seconds. */
+  rangeS: number;
+  /** Seconds between points; at least the scrape interval. */
+  stepS: number;
+}
+
+const FIELD_SERIES = DCGM_SERIES.filter((s) => s.field !== null);
+const NAMES = DCGM_SERIES.filter((s) => s.type === 'gauge').map((s) => s.name);
+
+/** The matchers inside a user's selector (`{a="b"}` → `a="b"`), checked for a shape PromQL accepts. */
+export function selectorMatchers(selector: string | undefined): string {
+  const s = (selector ?? '').trim();
+  if (!s) return '';
+  const m = /^\{(.*)\}$/s.exec(s);
+  if (!m) throw new Error(`a selector must look like {label="value"} (got ${s})`);
+  const inner = m[1]!.trim();
+  if (/[{}]/.test(inner)) throw new Error(`a selector must be one {…} of label matchers (got ${s})`);
+  return inner;
+}
+
+/** A selector for `names` (a regex on `__name__`) joined with the user's matchers. */
+export function seriesSelector(names: readonly string[], selector?: string): string {
+  const user = selectorMatchers(selector);
+  return `{__name__=~"${names.join('|')}"${user ? `, ${user}` : ''}}`;
+}
+
+/** Reads the GPUs that match `opts.selector` over the range and builds each host's messages. */
+export async function collectFleet(client: PrometheusClient, opts: CollectOptions): Promise<FleetHost[]> {
+  const startS = opts.endS - opts.rangeS;
+  const range = (expr: string) => client.queryRange(expr, startS, opts.endS, opts.stepS);
+  const rateWindow = `${Math.max(60, opts.stepS * 4)}s`;
+  const [gpuSeries, cpuSeries, hostSeries, unameSeries] = await Promise.all([
+    range(seriesSelector(NAMES, opts.selector)),
+    range(`1 - rate(node_cpu_seconds_total{mode="idle"}[${rateWindow}])`),
+    range(
+      seriesSelector([
+        'node_load1',
+        'node_load5',
+        'node_load15',
+        'node_memory_MemTotal_bytes',
+        'node_memory_MemAvailable_bytes',
+      ]),
+    ),
+    client.query('node_uname_info', opts.endS),
+  ]);
+  const nodeOf = new Map(unameSeries.map((s) => [s.labels['instance'] ?? '', s.labels['nodename'] ?? '']));
+  const times = timeline(startS, opts.endS, opts.stepS);
+  return buildHosts(gpuSeries, buildHostSamples(cpuSeries, hostSeries, nodeOf, times), times);
+}
+
+/** Hosts and their messages from range-query series named by dcgm-exporter's metric names (no host data). */
+export function hostsFromSeries(series: RangeSeries[], startS: number, endS: number, stepS: number): FleetHost[] {
+  return buildHosts(series, new Map(), timeline(startS, endS, stepS));
+}
+
+/** The points of a range query, from start to end every step (Prometheus aligns them the same way). */
+function timeline(startS: number, endS: number, stepS: number): number[] {
+  const out: number[] = [];
+  for (let t = startS; t <= endS + 1e-9; t += stepS) out.push(Math.round(t * 1000) / 1000);
+  return out;
+}
+
+const pointMap = (s: RangeSeries) => new Map(s.points.map(([t, v]) => [Math.round(t * 1000) / 1000, v]));
+
+function gpuOf(labels: Record<string, string>): FleetGpu {
+  const instance = labels['instance'] ?? '';
+  const gpu = Number(labels['gpu'] ?? 0);
+  const uuid = labels['UUID'] ?? labels['uuid'] ?? null;
+  return {
+    key: uuid ?? `${instance}|${gpu}`,
+    instance,
+    hostname: labelOf(labels, OWNER_LABELS.hostname) ?? instance.replace(/:\d+$/, ''),
+    gpu,
+    uuid,
+    model: labels['modelName'] ?? labels['model_name'] ?? 'unknown GPU',
+    owner: {
+      pod: labelOf(labels, OWNER_LABELS.pod),
+      namespace: labelOf(labels, OWNER_LABELS.namespace),
+      container: labelOf(labels, OWNER_LABELS.container),
+      job: labelOf(labels, OWNER_LABELS.job),
+    },
+  };
+}
+
+function buildHostSamples(
+  cpu: RangeSeries[],
+  host: RangeSeries[],
+  nodeOf: Map<string, string>,
+  times: number[],
+): Map<string, (HostSample | null)[]> {
+  const byHost = new Map<string, { cores: Map<number, number>[]; gauges: Map<string, Map<number, number>> }>();
+  const entry = (instance: string) => {
+    const name = nodeOf.get(instance) || instance.replace(/:\d+$/, '');
+    let e = byHost.get(name);
+    if (!e) byHost.set(name, (e = { cores: [], gauges: new Map() }));
+    return e;
+  };
+  for (const s of cpu) entry(s.labels['instance'] ?? '').cores.push(pointMap(s));
+  for (const s of host) entry(s.labels['instance'] ?? '').gauges.set(s.labels['__name__'] ?? '', pointMap(s));
+  const out = new Map<string, (HostSample | null)[]>();
+  for (const [name, e] of byHost) {
+    out.set(
+      name,
+      times.map((t) => {
+        const perCore = e.cores.map((c) => c.get(t)).filter((v): v is number => v !== undefined);
+        const g = (n: string) => e.gauges.get(n)?.get(t);
+        const total = g('node_memory_MemTotal_bytes');
+        const avail = g('node_memory_MemAvailable_bytes');
+        if (!perCore.length || total === undefined || avail === undefined) return null;
+        const pct = perCore.map((v) => Math.min(100, Math.max(0, v * 100)));
+        return {
+          cpuPct: pct.reduce((a, b) => a + b, 0) / pct.length,
+          perCorePct: pct,
+          load: { avg1: g('node_load1') ?? 0, avg5: g('node_load5') ?? 0, avg15: g('node_load15') ?? 0 },
+          mem: { totalBytes: total, usedBytes: Math.max(0, total - avail), availableBytes: avail },
+        };
+      }),
+    );
+  }
+  return out;
+}
+
+const FIELD_REASON = (name: string, profiling: boolean) =>
+  profiling
+    ? `dcgm-exporter sends no ${name}: a profiling field, off in its default counters or not supported on this GPU`
+    : `dcgm-exporter sends no ${name}: add it to its counters CSV`;
+
+function buildHosts(
+  series: RangeSeries[],
+  hostSamples: Map<string, (HostSample | null)[]>,
+  times: number[],
+): FleetHost[] {
+  const gpus = new Map<string, { gpu: FleetGpu; values: Map<string, Map<number, number>> }>();
+  for (const s of series) {
+    const g = gpuOf(s.labels);
+    let e = gpus.get(g.key);
+    if (!e) gpus.set(g.key, (e = { gpu: g, values: new Map() }));
+    else mergeOwner(e.gpu, g);
+    e.values.set(s.labels['__name__'] ?? '', pointMap(s));
+  }
+  const hosts = new Map<
+    string,
+    { hostname: string; gpus: { gpu: FleetGpu; values: Map<string, Map<number, number>> }[] }
+  >();
+  for (const e of gpus.values()) {
+    let h = hosts.get(e.gpu.hostname);
+    if (!h) hosts.set(e.gpu.hostname, (h = { hostname: e.gpu.hostname, gpus: [] }));
+    h.gpus.push(e);
+  }
+  const out: FleetHost[] = [];
+  for (const h of [...hosts.values()].sort((a, b) => a.hostname.localeCompare(b.hostname))) {
+    h.gpus.sort((a, b) => a.gpu.gpu - b.gpu.gpu);
+    const hostRow = hostSamples.get(h.hostname);
+    const messages: StreamMessage[] = [];
+    times.forEach((t, i) => {
+      const samples = h.gpus.map((e, index) => gpuSample(e.gpu, e.values, t, index));
+      if (samples.every((s) => s.error !== null)) return; // no GPU of this host reported at this time
+      messages.push({
+        seq: i,
+        sampledAtMs: Math.round(t * 1000),
+        source: 'prometheus',
+        simulated: false,
+        reason: null,
+        gpus: samples,
+        host: hostRow?.[i] ?? null,
+        throughput: null,
+      });
+    });
+    out.push({ hostname: h.hostname, gpus: h.gpus.map((e) => e.gpu), messages });
+  }
+  return out;
+}
+
+function mergeOwner(into: FleetGpu, from: FleetGpu): void {
+  for (const k of ['pod', 'namespace', 'container', 'job'] as const) into.owner[k] ??= from.owner[k];
+}
+
+function gpuSample(gpu: FleetGpu, values: Map<string, Map<number, number>>, t: number, index: number): GpuSample {
+  const nullReasons: Record<string, string> = {};
+  const sample: GpuSample = {
+    index,
+    uuid: gpu.uuid ?? gpu.key,
+    name: gpu.model,
+    error: null,
+    gpuUtilPct: null,
+    memUtilPct: null,
+    memUsedBytes: null,
+    memTotalBytes: null,
+    memReservedBytes: null,
+    powerWatts: null,
+    powerLimitWatts: null,
+    temperatureC: null,
+    smClockMhz: null,
+    smClockMaxMhz: null,
+    memClockMhz: null,
+    memClockMaxMhz: null,
+    pcieTxBytesPerSec: null,
+    pcieRxBytesPerSec: null,
+    clockEventReasons: null,
+    processes: null,
+    smActivePct: null,
+    smOccupancyPct: null,
+    tensorActivePct: null,
+    dramActivePct: null,
+    fp16ActivePct: null,
+    fp32ActivePct: null,
+    fp64ActivePct: null,
+    nullReasons,
+  };
+  let any = false;
+  for (const s of FIELD_SERIES) {
+    const field = s.field as DcgmSampleField;
+    const points = values.get(s.name);
+    const v = points?.get(t);
+    if (v === undefined || !Number.isFinite(v)) {
+      nullReasons[field] = points ? 'no sample from dcgm-exporter at this time' : FIELD_REASON(s.name, s.profiling);
+      continue;
+    }
+    sample[field] = Math.max(0, v * s.toField);
+    any = true;
+  }
+  const used = values.get('DCGM_FI_DEV_FB_USED')?.get(t);
+  const free = values.get('DCGM_FI_DEV_FB_FREE')?.get(t);
+  if (used !== undefined && free !== undefined) sample.memTotalBytes = (used + free) * 1024 * 1024;
+  else nullReasons['memTotalBytes'] = 'needs DCGM_FI_DEV_FB_USED and DCGM_FI_DEV_FB_FREE';
+  for (const f of ['memReservedBytes', 'powerLimitWatts', 'smClockMaxMhz', 'memClockMhz', 'memClockMaxMhz'] as const)
+    nullReasons[f] = 'not among dcgm-exporter default counters';
+  nullReasons['clockEventReasons'] = 'dcgm-exporter exports no clock event reasons by default';
+  nullReasons['processes'] = 'Prometheus holds no process list (owner labels come from the pod)';
+  for (const f of ['fp16ActivePct', 'fp32ActivePct', 'fp64ActivePct'] as const)
+    nullReasons[f] = 'off in dcgm-exporter default counters';
+  if (!any) sample.error = 'no series from this GPU at this time';
+  return sample;
+}

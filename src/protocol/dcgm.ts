@@ -1,0 +1,236 @@
+/**
+ * dcgm-exporter's series and how each maps onto a `GpuSample` field: the one table that both the fleet
+ * reader (Prometheus → samples) and the lab server's `--dcgm-names` exporter (samples → Prometheus) use.
+ * Names, units and types are dcgm-exporter's (etc/default-counters.csv and etc/dcp-metrics-included.csv in
+ * github.com/NVIDIA/dcgm-exporter): profiling (DCP) fields are ratios 0–1, utilization fields are %,
+ * framebuffer is MiB, power W, energy a counter in mJ, clocks MHz, and DCP PCIe fields are gauges in bytes/s.
+ */
+import type { GpuSample } from './metrics.ts';
+
+const MIB = 1024 * 1024;
+
+/** A GpuSample field that a dcgm-exporter series fills. */
+export type DcgmSampleField = keyof Pick<
+  GpuSample,
+  | 'gpuUtilPct'
+  | 'memUtilPct'
+  | 'smActivePct'
+  | 'smOccupancyPct'
+  | 'tensorActivePct'
+  | 'dramActivePct'
+  | 'memUsedBytes'
+  | 'powerWatts'
+  | 'smClockMhz'
+  | 'pcieTxBytesPerSec'
+  | 'pcieRxBytesPerSec'
+  | 'temperatureC'
+>;
+
+export interface DcgmSeries {
+  /** The metric name dcgm-exporter exposes. */
+  name: string;
+  type: 'gauge' | 'counter';
+  /** dcgm-exporter's help text (unit in parentheses). */
+  help: string;
+  /** The sample field it fills, or null for series the fleet reads on their own (energy, free memory, XID). */
+  field: DcgmSampleField | null;
+  /** Multiply the exported value by this to get the field's unit (e.g. a 0–1 ratio × 100 = %). */
+  toField: number;
+  /** True for profiling (DCP) fields: absent on consumer GPUs and off by default for some (SM activity). */
+  profiling: boolean;
+}
+
+export const DCGM_SERIES: readonly DcgmSeries[] = [
+  {
+    name: 'DCGM_FI_DEV_GPU_UTIL',
+    type: 'gauge',
+    help: 'GPU utilization (in %).',
+    field: 'gpuUtilPct',
+    toField: 1,
+    profiling: false,
+  },
+  {
+    name: 'DCGM_FI_DEV_MEM_COPY_UTIL',
+    type: 'gauge',
+    help: 'Memory utilization (in %).',
+    field: 'memUtilPct',
+    toField: 1,
+    profiling: false,
+  },
+  {
+    name: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE',
+    type: 'gauge',
+    help: 'Ratio of time the graphics engine is active.',
+    field: null,
+    toField: 100,
+    profiling: true,
+  },
+  {
+    name: 'DCGM_FI_PROF_SM_ACTIVE',
+    type: 'gauge',
+    help: 'The ratio of cycles an SM has at least 1 warp assigned.',
+    field: 'smActivePct',
+    toField: 100,
+    profiling: true,
+  },
+  {
+    name: 'DCGM_FI_PROF_SM_OCCUPANCY',
+    type: 'gauge',
+    help: 'The ratio of number of warps resident on an SM.',
+    field: 'smOccupancyPct',
+    toField: 100,
+    profiling: true,
+  },
+  {
+    name: 'DCGM_FI_PROF_PIPE_TENSOR_ACTIVE',
+    type: 'gauge',
+    help: 'Ratio of cycles the tensor (HMMA) pipe is active.',
+    field: 'tensorActivePct',
+    toField: 100,
+    profiling: true,
+  },
+  {
+    name: 'DCGM_FI_PROF_DRAM_ACTIVE',
+    type: 'gauge',
+    help: 'Ratio of cycles the device memory interface is active sending or receiving data.',
+    field: 'dramActivePct',
+    toField: 100,
+    profiling: true,
+  },
+  {
+    name: 'DCGM_FI_DEV_FB_USED',
+    type: 'gauge',
+    help: 'Framebuffer memory used (in MiB).',
+    field: 'memUsedBytes',
+    toField: MIB,
+    profiling: false,
+  },
+  {
+    name: 'DCGM_FI_DEV_FB_FREE',
+    type: 'gauge',
+    help: 'Framebuffer memory free (in MiB).',
+    field: null,
+    toField: MIB,
+    profiling: false,
+  },
+  {
+    name: 'DCGM_FI_DEV_POWER_USAGE',
+    type: 'gauge',
+    help: 'Power draw (in W).',
+    field: 'powerWatts',
+    toField: 1,
+    profiling: false,
+  },
+  {
+    name: 'DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION',
+    type: 'counter',
+    help: 'Total energy consumption since boot (in mJ).',
+    field: null,
+    toField: 1,
+    profiling: false,
+  },
+  {
+    name: 'DCGM_FI_DEV_SM_CLOCK',
+    type: 'gauge',
+    help: 'SM clock frequency (in MHz).',
+    field: 'smClockMhz',
+    toField: 1,
+    profiling: false,
+  },
+  {
+    name: 'DCGM_FI_DEV_GPU_TEMP',
+    type: 'gauge',
+    help: 'GPU temperature (in C).',
+    field: 'temperatureC',
+    toField: 1,
+    profiling: false,
+  },
+  {
+    name: 'DCGM_FI_PROF_PCIE_TX_BYTES',
+    type: 'gauge',
+    help: 'The rate of data transmitted over the PCIe bus - including both protocol headers and data payloads - in bytes per second.',
+    field: 'pcieTxBytesPerSec',
+    toField: 1,
+    profiling: true,
+  },
+  {
+    name: 'DCGM_FI_PROF_PCIE_RX_BYTES',
+    type: 'gauge',
+    help: 'The rate of data received over the PCIe bus - including both protocol headers and data payloads - in bytes per second.',
+    field: 'pcieRxBytesPerSec',
+    toField: 1,
+    profiling: true,
+  },
+  {
+    name: 'DCGM_FI_DEV_XID_ERRORS',
+    type: 'gauge',
+    help: 'Value of the last XID error encountered.',
+    field: null,
+    toField: 1,
+    profiling: false,
+  },
+];
+
+/**
+ * The labels that say who a GPU belongs to. dcgm-exporter names the host `Hostname` until May 2026 and
+ * `hostname` after (its #655); Prometheus renames a target's own `pod`/`namespace`/`container` labels to
+ * `exported_*` when the scrape already sets them (honor_labels false). Each list is tried in order.
+ */
+export const OWNER_LABELS = {
+  hostname: ['hostname', 'Hostname'],
+  pod: ['pod', 'exported_pod'],
+  namespace: ['namespace', 'exported_namespace'],
+  container: ['container', 'exported_container'],
+  job: ['hpc_job'],
+} as const;
+
+/** The first label of `names` that `labels` has. */
+export function labelOf(labels: Record<string, string>, names: readonly string[]): string | null {
+  for (const n of names) if (labels[n]) return labels[n];
+  return null;
+}
+
+/** Identity labels of one GPU in dcgm-exporter's form. */
+export interface DcgmGpuLabels {
+  gpu: number;
+  uuid: string;
+  modelName: string;
+  hostname: string;
+  /** Extra labels, e.g. `{ pod: 'train-0', namespace: 'research' }` or `{ simulated: 'true' }`. */
+  extra?: Record<string, string>;
+}
+
+const escapeLabel = (v: string) => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+
+/** `{gpu="0",UUID="…",device="nvidia0",modelName="…",hostname="…",…}` as dcgm-exporter writes it. */
+export function dcgmLabelText(l: DcgmGpuLabels): string {
+  const pairs: [string, string][] = [
+    ['gpu', String(l.gpu)],
+    ['UUID', l.uuid],
+    ['device', `nvidia${l.gpu}`],
+    ['modelName', l.modelName],
+    ['hostname', l.hostname],
+    ...Object.entries(l.extra ?? {}),
+  ];
+  return `{${pairs.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')}}`;
+}
+
+/**
+ * The value each dcgm-exporter series would carry for `sample`, in dcgm-exporter's units, or null where the
+ * sample has no reading (no series is written then: a missing reading is never exported as 0). Energy is a
+ * counter the caller integrates (`energyMj`); free framebuffer needs both used and total.
+ */
+export function dcgmValues(sample: GpuSample, energyMj: number | null): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const s of DCGM_SERIES) {
+    if (s.field === null) continue;
+    const v = sample[s.field];
+    if (v !== null) out.set(s.name, v / s.toField);
+  }
+  if (sample.gpuUtilPct !== null && sample.smActivePct !== null)
+    out.set('DCGM_FI_PROF_GR_ENGINE_ACTIVE', sample.gpuUtilPct / 100);
+  if (sample.memUsedBytes !== null && sample.memTotalBytes !== null)
+    out.set('DCGM_FI_DEV_FB_FREE', Math.max(0, sample.memTotalBytes - sample.memUsedBytes) / MIB);
+  if (energyMj !== null) out.set('DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION', energyMj);
+  return out;
+}
