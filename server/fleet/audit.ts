@@ -1,0 +1,211 @@
+/**
+ * The fleet waste audit: for every GPU that matches the selector, its verdict now (the diagnosis engine on
+ * the last minutes at scrape resolution) and how many GPU-hours of the window it spent in each state, with
+ * what those hours cost. Built on `collectFleet` (live view) and on per-segment averages for the window.
+ *
+ * Resolution: a window is cut into at most `MAX_SEGMENTS` segments and each segment is judged from its
+ * averages, so a state shorter than a segment is blended into its neighbours (1 h → 2 min 9 s segments,
+ * 24 h → ~51 min, 7 d → 6 h). The live verdict reads every scrape of the last `liveS` seconds.
+ */
+import { diagnose, type BottleneckKind, type Diagnosis } from '../../src/lib/diagnose.ts';
+import type { StreamMessage } from '../../src/protocol/metrics.ts';
+import { DCGM_SERIES } from '../../src/protocol/dcgm.ts';
+import { collectFleet, hostsFromSeries, selectorMatchers, type FleetGpu, type FleetHost } from './collect.ts';
+import type { PrometheusClient } from './prometheus-api.ts';
+
+export const MAX_SEGMENTS = 28;
+
+/** The states that count as waste, in the order a report lists them. */
+export const WASTE_KINDS = [
+  'idle',
+  'idle-allocated',
+  'data-starvation',
+  'small-kernels',
+  'throttled',
+  'communication-hang',
+  'straggler',
+] as const satisfies readonly BottleneckKind[];
+
+export interface AuditOptions {
+  windowS: number;
+  /** The end of the window, unix seconds. */
+  endS: number;
+  selector?: string | undefined;
+  /** US dollars per GPU-hour, for the cost of the wasteful hours; null: hours only. */
+  pricePerGpuHour: number | null;
+  /** Seconds of raw scrapes the live verdict reads (default 300). */
+  liveS?: number;
+  /** Seconds between those scrapes (default 15). */
+  liveStepS?: number;
+}
+
+export interface GpuAudit extends FleetGpu {
+  verdict: Pick<Diagnosis, 'kind' | 'title' | 'confidence' | 'evidence' | 'next' | 'cardId'> & { decide?: string };
+  /** GPU-hours of the window in each state. */
+  hours: Partial<Record<BottleneckKind, number>>;
+  /** GPU-hours the GPU reported at all in the window. */
+  reportedHours: number;
+  /** Energy over the window from the counter, kWh; null when the counter is not exported. */
+  energyKWh: number | null;
+}
+
+export interface AuditReport {
+  window: { startS: number; endS: number; seconds: number; segmentS: number };
+  prometheus: string;
+  /** HTTP queries this audit made. */
+  queries: number;
+  gpus: GpuAudit[];
+  summary: {
+    gpus: number;
+    gpuHours: number;
+    byKind: Partial<Record<BottleneckKind, number>>;
+    /** GPU-hours in any of WASTE_KINDS. */
+    wastefulHours: number;
+    pricePerGpuHour: number | null;
+    wastefulCostUsd: number | null;
+    energyKWh: number | null;
+  };
+}
+
+/** The per-GPU verdicts of one host's messages: multi-GPU findings (hang, straggler) first, then each GPU alone. */
+export function verdictsOf(messages: readonly StreamMessage[], windowS: number): Diagnosis[] {
+  const last = messages[messages.length - 1];
+  if (!last) return [];
+  const host = diagnose(messages, windowS);
+  return last.gpus.map((_, i) => {
+    if ((host.kind === 'communication-hang' || host.kind === 'straggler') && host.gpus.includes(i)) return host;
+    const alone = messages.map((m) => ({ ...m, gpus: m.gpus.filter((g) => g.index === last.gpus[i]!.index) }));
+    return diagnose(alone, windowS);
+  });
+}
+
+/** Runs the audit against Prometheus. */
+export async function audit(client: PrometheusClient, opts: AuditOptions): Promise<AuditReport> {
+  const before = client.requests;
+  const liveS = opts.liveS ?? 300;
+  const liveStepS = opts.liveStepS ?? 15;
+  const segmentS = Math.max(liveStepS * 4, Math.ceil(opts.windowS / MAX_SEGMENTS));
+  const startS = opts.endS - opts.windowS;
+  const [live, segments, energy] = await Promise.all([
+    collectFleet(client, { selector: opts.selector, endS: opts.endS, rangeS: liveS, stepS: liveStepS }),
+    collectSegments(client, opts.selector, startS, opts.endS, segmentS),
+    client.query(
+      `increase(DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{${selectorMatchers(opts.selector)}}[${opts.windowS}s])`,
+      opts.endS,
+    ),
+  ]);
+  const energyOf = new Map(
+    energy.map((s) => [s.labels['UUID'] ?? s.labels['uuid'] ?? `${s.labels['instance']}|${s.labels['gpu']}`, s.value]),
+  );
+  const byKey = new Map<string, GpuAudit>();
+  for (const h of live) {
+    const verdicts = verdictsOf(h.messages, liveS);
+    h.gpus.forEach((g, i) => {
+      const v = verdicts[i];
+      byKey.set(g.key, {
+        ...g,
+        verdict: v ? pickVerdict(v) : noData('no scrape in the last minutes'),
+        hours: {},
+        reportedHours: 0,
+        energyKWh: energyOf.has(g.key) ? energyOf.get(g.key)! / 3.6e9 : null,
+      });
+    });
+  }
+  for (const h of segments) accumulate(h, segmentS, byKey, energyOf);
+  const gpus = [...byKey.values()].sort((a, b) => a.hostname.localeCompare(b.hostname) || a.gpu - b.gpu);
+  const byKind: Partial<Record<BottleneckKind, number>> = {};
+  for (const g of gpus)
+    for (const [k, v] of Object.entries(g.hours)) byKind[k as BottleneckKind] = (byKind[k as BottleneckKind] ?? 0) + v;
+  const wastefulHours = WASTE_KINDS.reduce((a, k) => a + (byKind[k] ?? 0), 0);
+  const energies = gpus.map((g) => g.energyKWh).filter((e): e is number => e !== null);
+  return {
+    window: { startS, endS: opts.endS, seconds: opts.windowS, segmentS },
+    prometheus: client.where,
+    queries: client.requests - before,
+    gpus,
+    summary: {
+      gpus: gpus.length,
+      gpuHours: gpus.reduce((a, g) => a + g.reportedHours, 0),
+      byKind,
+      wastefulHours,
+      pricePerGpuHour: opts.pricePerGpuHour,
+      wastefulCostUsd: opts.pricePerGpuHour === null ? null : wastefulHours * opts.pricePerGpuHour,
+      energyKWh: energies.length ? energies.reduce((a, b) => a + b, 0) : null,
+    },
+  };
+}
+
+function pickVerdict(d: Diagnosis): GpuAudit['verdict'] {
+  return {
+    kind: d.kind,
+    title: d.title,
+    confidence: d.confidence,
+    evidence: d.evidence,
+    next: d.next,
+    cardId: d.cardId,
+    ...(d.decide ? { decide: d.decide } : {}),
+  };
+}
+
+function noData(why: string): GpuAudit['verdict'] {
+  return {
+    kind: 'cant-tell',
+    title: "Can't tell: no recent data",
+    confidence: 'low',
+    evidence: [why],
+    next: 'Check that dcgm-exporter on this host is up and scraped.',
+    cardId: 'dcgm-exporter-prometheus-grafana',
+    decide: 'A scrape in the last minutes.',
+  };
+}
+
+/** Adds each segment's state to its GPU's hours; GPUs seen only in the window (gone now) join the report. */
+function accumulate(h: FleetHost, segmentS: number, byKey: Map<string, GpuAudit>, energyOf: Map<string, number>): void {
+  const hours = segmentS / 3600;
+  for (const m of h.messages) {
+    // Each segment is one averaged reading: judge it as a steady window of that length.
+    const steady = [{ ...m, sampledAtMs: m.sampledAtMs - segmentS * 1000 + 1 }, m];
+    const verdicts = verdictsOf(steady, segmentS);
+    m.gpus.forEach((s, i) => {
+      if (s.error !== null) return;
+      const g = h.gpus[s.index]!;
+      let a = byKey.get(g.key);
+      if (!a) {
+        a = {
+          ...g,
+          verdict: noData('reported earlier in the window, not in the last minutes'),
+          hours: {},
+          reportedHours: 0,
+          energyKWh: energyOf.has(g.key) ? energyOf.get(g.key)! / 3.6e9 : null,
+        };
+        byKey.set(g.key, a);
+      }
+      const kind = verdicts[i]?.kind ?? 'cant-tell';
+      a.hours[kind] = (a.hours[kind] ?? 0) + hours;
+      a.reportedHours += hours;
+    });
+  }
+}
+
+/**
+ * Per-segment averages of every dcgm-exporter gauge in ONE query. Functions drop `__name__`, and `or` matches
+ * series on their labels without it, so each average carries its series name in a label of its own
+ * (`saturate_series`) that keeps the union's members apart; it becomes `__name__` again here.
+ */
+async function collectSegments(
+  client: PrometheusClient,
+  selector: string | undefined,
+  startS: number,
+  endS: number,
+  segmentS: number,
+): Promise<FleetHost[]> {
+  const user = selectorMatchers(selector);
+  const names = DCGM_SERIES.filter((s) => s.type === 'gauge' && s.name !== 'DCGM_FI_DEV_XID_ERRORS').map((s) => s.name);
+  const expr = names
+    .map((n) => `label_replace(avg_over_time(${n}{${user}}[${segmentS}s]), "saturate_series", "${n}", "", "")`)
+    .join(' or ');
+  const first = startS + segmentS;
+  const series = await client.queryRange(expr, first, endS, segmentS);
+  for (const s of series) s.labels['__name__'] = s.labels['saturate_series'] ?? '';
+  return hostsFromSeries(series, first, endS, segmentS);
+}

@@ -1,0 +1,120 @@
+/**
+ * The audit as a Markdown report for people, and as JSON for scripts (`npm run audit -- --json`).
+ */
+import type { BottleneckKind } from '../../src/lib/diagnose.ts';
+import { WASTE_KINDS, type AuditReport, type GpuAudit } from './audit.ts';
+
+const STATE_NAMES: Record<BottleneckKind, string> = {
+  idle: 'Idle (nothing held)',
+  'idle-allocated': 'Idle but allocated',
+  'data-starvation': 'Starved of input data',
+  'small-kernels': 'Busy in time, not in space',
+  throttled: 'Throttled',
+  'communication-hang': 'Hung in a collective',
+  straggler: 'Waiting for a straggler',
+  'memory-bound': 'Memory-bound (working)',
+  'compute-bound': 'Compute-bound (working)',
+  'cant-tell': "Can't tell",
+};
+
+const h1 = (x: number) => x.toFixed(1);
+const usd = (x: number) => `$${Math.round(x).toLocaleString('en-US')}`;
+
+/** GPU-hours of a GPU in wasteful states over the window. */
+export const wastefulHoursOf = (g: GpuAudit): number => WASTE_KINDS.reduce((a, k) => a + (g.hours[k] ?? 0), 0);
+
+/** A duration in seconds as "1 h", "24 h", "7 d" or "90 s". */
+export function formatWindow(s: number): string {
+  if (s % 86_400 === 0) return `${s / 86_400} d`;
+  if (s % 3600 === 0) return `${s / 3600} h`;
+  if (s % 60 === 0) return `${s / 60} min`;
+  return `${s} s`;
+}
+
+/** The report as Markdown. `price` null: hours only, with a line saying how to price them. */
+export function toMarkdown(r: AuditReport, price: number | null): string {
+  const s = r.summary;
+  const lines: string[] = [];
+  const at = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
+  lines.push(`# GPU waste audit: ${formatWindow(r.window.seconds)} to ${at(r.window.endS)}`, '');
+  lines.push(
+    `${s.gpus} GPUs from ${r.prometheus}; ${h1(s.gpuHours)} GPU-hours reported, ` +
+      `${h1(s.wastefulHours)} (${s.gpuHours ? Math.round((100 * s.wastefulHours) / s.gpuHours) : 0}%) in a wasteful state` +
+      (price === null ? '.' : `, costing about ${usd(s.wastefulHours * price)} at $${price}/GPU-hour.`),
+    '',
+  );
+  lines.push(
+    '| state | GPU-hours | share |' + (price === null ? '' : ' cost |'),
+    '|---|---:|---:|' + (price === null ? '' : '---:|'),
+  );
+  const kinds = Object.keys(STATE_NAMES) as BottleneckKind[];
+  for (const k of kinds) {
+    const v = s.byKind[k];
+    if (!v) continue;
+    const share = s.gpuHours ? `${Math.round((100 * v) / s.gpuHours)}%` : '–';
+    lines.push(
+      `| ${STATE_NAMES[k]} | ${h1(v)} | ${share} |` +
+        (price === null || !WASTE_KINDS.includes(k as never) ? (price === null ? '' : ' |') : ` ${usd(v * price)} |`),
+    );
+  }
+  if (s.energyKWh !== null)
+    lines.push(
+      '',
+      `Energy over the window: ${Math.round(s.energyKWh).toLocaleString('en-US')} kWh (DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION).`,
+    );
+  if (price === null) lines.push('', 'Pass `--price-per-gpu-hour N` to put a price on the wasteful hours.');
+  lines.push(
+    '',
+    `Each state is judged from ${formatWindow(r.window.segmentS)} averages; the verdict "now" reads every scrape of the last minutes.`,
+    '',
+  );
+  lines.push(
+    '## GPUs, most wasteful first',
+    '',
+    '| host | GPU | model | owner | now | confidence | wasteful GPU-hours |',
+    '|---|---:|---|---|---|---|---:|',
+  );
+  const ordered = [...r.gpus].sort(
+    (a, b) => wastefulHoursOf(b) - wastefulHoursOf(a) || a.hostname.localeCompare(b.hostname) || a.gpu - b.gpu,
+  );
+  for (const g of ordered) {
+    const owner = [g.owner.namespace, g.owner.pod ?? g.owner.job].filter(Boolean).join('/') || '–';
+    lines.push(
+      `| ${g.hostname} | ${g.gpu} | ${g.model} | ${owner} | ${STATE_NAMES[g.verdict.kind]} | ${g.verdict.confidence} | ${h1(wastefulHoursOf(g))} |`,
+    );
+  }
+  const unsure = r.gpus.filter((g) => g.verdict.kind === 'cant-tell' && g.verdict.decide);
+  if (unsure.length) {
+    lines.push('', '## What would decide the GPUs marked "can\'t tell"', '');
+    const byNeed = new Map<string, string[]>();
+    for (const g of unsure)
+      byNeed.set(g.verdict.decide!, [...(byNeed.get(g.verdict.decide!) ?? []), `${g.hostname}/${g.gpu}`]);
+    for (const [need, which] of byNeed)
+      lines.push(
+        `- ${need} (${which.length} GPU${which.length === 1 ? '' : 's'}: ${which.slice(0, 6).join(', ')}${which.length > 6 ? ', …' : ''})`,
+      );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The report as JSON: `{ window, gpus: [{ instance, hostname, gpu, uuid, model, labels, verdict, hours }], summary }`. */
+export function toJson(r: AuditReport): unknown {
+  return {
+    window: r.window,
+    prometheus: r.prometheus,
+    queries: r.queries,
+    gpus: r.gpus.map((g) => ({
+      instance: g.instance,
+      hostname: g.hostname,
+      gpu: g.gpu,
+      uuid: g.uuid,
+      model: g.model,
+      labels: g.owner,
+      verdict: g.verdict,
+      hours: g.hours,
+      wastefulHours: wastefulHoursOf(g),
+      energyKWh: g.energyKWh,
+    })),
+    summary: r.summary,
+  };
+}

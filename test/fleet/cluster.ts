@@ -1,0 +1,106 @@
+/**
+ * A simulated GPU cluster written as dcgm-exporter and node-exporter series (OpenMetrics with timestamps),
+ * for `promtool tsdb create-blocks-from openmetrics`. Each host runs one of the simulator's scenarios on
+ * 8 GPUs; single-GPU scenarios run 8 independent copies (one seed per GPU). Values come from the same
+ * simulator and the same `dcgmValues` table as the lab server's `--dcgm-names` exporter.
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { sampleAt, SCENARIOS } from '../../src/lib/sim/index.ts';
+import { dcgmLabelText, dcgmValues, DCGM_SERIES } from '../../src/protocol/dcgm.ts';
+import type { GpuSample, HostSample } from '../../src/protocol/metrics.ts';
+
+export interface SimHost {
+  hostname: string;
+  /** The scenario per period: `[{ fromMs, scenario, knobs }]`, the first starting at the cluster's start. */
+  phases: { fromMs: number; scenario: string; knobs?: Record<string, number> }[];
+  /** Owner labels on its GPUs' series (e.g. `{ pod: 'train-0', namespace: 'research' }`). */
+  labels?: Record<string, string>;
+  /** Drop profiling series (a consumer GPU, or DCP off). */
+  noProfiling?: boolean;
+  /** Stop reporting at this time (an exporter that died). */
+  untilMs?: number;
+}
+
+export const GPUS_PER_HOST = 8;
+
+/** The 8 GPU samples and the host sample of `host` at `tMs` (ms since the cluster's start). */
+export function hostFrame(host: SimHost, tMs: number): { gpus: GpuSample[]; host: HostSample } {
+  const phase = [...host.phases].reverse().find((p) => p.fromMs <= tMs) ?? host.phases[0]!;
+  const def = SCENARIOS.find((s) => s.id === phase.scenario);
+  if (!def) throw new Error(`unknown scenario ${phase.scenario}`);
+  const local = tMs - phase.fromMs;
+  if (def.gpuCount >= GPUS_PER_HOST) {
+    const f = sampleAt(phase.scenario, local, host.hostname, phase.knobs);
+    return { gpus: f.gpus.slice(0, GPUS_PER_HOST), host: f.host };
+  }
+  const frames = Array.from({ length: GPUS_PER_HOST }, (_, i) =>
+    sampleAt(phase.scenario, local, `${host.hostname}/${i}`, phase.knobs),
+  );
+  return { gpus: frames.map((f, i) => ({ ...f.gpus[0]!, index: i })), host: frames[0]!.host };
+}
+
+/**
+ * Writes the cluster from `startMs` to `endMs` every `stepMs` as OpenMetrics to `file` (each metric family
+ * contiguous, as OpenMetrics requires; timestamps in seconds). Returns the number of samples written.
+ */
+export async function writeClusterOpenMetrics(
+  file: string,
+  hosts: SimHost[],
+  startMs: number,
+  endMs: number,
+  stepMs: number,
+): Promise<number> {
+  const out = createWriteStream(file);
+  const write = async (s: string) => {
+    if (!out.write(s)) await once(out, 'drain');
+  };
+  // Frames once; then write family by family.
+  const times: number[] = [];
+  for (let t = startMs; t <= endMs; t += stepMs) times.push(t);
+  const frames = hosts.map((h) =>
+    times.map((t) => (h.untilMs !== undefined && t > h.untilMs ? null : hostFrame(h, t - startMs))),
+  );
+  let n = 0;
+  const energy = hosts.map(() => new Array<number>(GPUS_PER_HOST).fill(0));
+  const values = frames.map((row, hi) =>
+    row.map((f) =>
+      f
+        ? f.gpus.map((g, gi) => {
+            energy[hi]![gi]! += (g.powerWatts ?? 0) * stepMs; // W × ms = mJ
+            const v = dcgmValues(g, energy[hi]![gi]!);
+            if (hosts[hi]!.noProfiling) for (const s of DCGM_SERIES) if (s.profiling) v.delete(s.name);
+            return v;
+          })
+        : null,
+    ),
+  );
+  for (const s of DCGM_SERIES) {
+    // Every family as a gauge: an OpenMetrics counter must be named `…_total`, and dcgm-exporter's energy
+    // counter is not. The stored samples are the same; only the metadata differs.
+    await write(`# TYPE ${s.name} gauge\n# HELP ${s.name} ${s.help}\n`);
+    for (const [hi, h] of hosts.entries())
+      for (let gi = 0; gi < GPUS_PER_HOST; gi++) {
+        const first = frames[hi]!.find((f) => f !== null);
+        if (!first) continue;
+        const g = first.gpus[gi]!;
+        const labels = dcgmLabelText({
+          gpu: gi,
+          uuid: `GPU-${h.hostname}-${gi}`,
+          modelName: g.name,
+          hostname: h.hostname,
+          extra: { instance: `${h.hostname}:9400`, job: 'dcgm', ...h.labels },
+        });
+        for (const [ti, t] of times.entries()) {
+          const v = values[hi]![ti]?.[gi]?.get(s.name);
+          if (v === undefined) continue;
+          await write(`${s.name}${labels} ${v} ${t / 1000}\n`);
+          n++;
+        }
+      }
+  }
+  await write('# EOF\n');
+  out.end();
+  await once(out, 'finish');
+  return n;
+}
