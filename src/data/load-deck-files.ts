@@ -7,7 +7,9 @@ import { join, relative, basename } from 'node:path';
 import yaml from 'js-yaml';
 import { CardSchema } from '../schemas/card.ts';
 import { CuratedQuizSchema, GlossaryTermSchema } from '../schemas/quiz.ts';
+import { QuestionSchema } from '../schemas/question.ts';
 import type { DeckCard } from '../lib/content-quality.ts';
+import type { SourcedQuestion } from '../lib/answer-patterns.ts';
 import { checkDeck } from '../lib/deck-check.ts';
 
 /** All Markdown files below a folder, sorted. */
@@ -63,6 +65,33 @@ export function loadDeck(root: string): { cards: DeckCard[]; problems: string[] 
     ),
   );
   return { cards, problems };
+}
+
+/**
+ * The labs' debrief questions (content/labs/*.md), validated with the question schema only: the
+ * answer-pattern bar counts them with the cards. The lab schema itself is checked by test/unit/checks.test.ts.
+ */
+export function loadLabDebriefs(root: string): { questions: SourcedQuestion[]; problems: string[] } {
+  const dir = join(root, 'content', 'labs');
+  const questions: SourcedQuestion[] = [];
+  const problems: string[] = [];
+  for (const path of existsSync(dir) ? markdownFiles(dir) : []) {
+    const file = relative(root, path);
+    const { data } = splitFrontmatter(readFileSync(path, 'utf8'));
+    const debrief = (data as { debrief?: unknown } | null)?.debrief;
+    if (!Array.isArray(debrief)) {
+      problems.push(`${file}: needs a \`debrief:\` list of questions.`);
+      continue;
+    }
+    debrief.forEach((raw, i) => {
+      const parsed = QuestionSchema.safeParse(raw);
+      if (parsed.success) questions.push({ file, question: parsed.data });
+      else
+        for (const is of parsed.error.issues)
+          problems.push(`${file}: debrief[${i}].${is.path.join('.')}: ${is.message}`);
+    });
+  }
+  return { questions, problems };
 }
 
 /** Validates content/quizzes/*.yaml and content/glossary.yaml against their schemas and the deck. */

@@ -4,6 +4,7 @@
  * Pure; the content test and `npm run content:check` run it over content/.
  */
 import type { Card } from '../schemas/card.ts';
+import { answerPatternProblems, answerPatterns, PATTERN_BAR, type SourcedQuestion } from './answer-patterns.ts';
 
 /** Words per minute used for reading time. */
 export const READING_WPM = 200;
@@ -53,10 +54,12 @@ export interface QualityReport {
     byKind: Record<string, number>;
     byLevel: Record<string, number>;
     scenario: number;
-    /** Share of single-choice questions whose correct option sits at each authored position. */
+    /** Share of single-choice questions (cards and lab debriefs) whose correct option sits at each position. */
     correctPosition: number[];
-    /** Share of choice questions whose correct option is the strictly longest. */
+    /** Share of single-choice questions (cards and lab debriefs) whose correct option is the strictly longest. */
     longestCorrectShare: number;
+    /** Multi-select questions (cards and lab debriefs) by their number of correct options. */
+    multipleCorrectCounts: Record<number, number>;
   };
 }
 
@@ -65,21 +68,26 @@ export const BAR = {
   minQuestionsPerCard: 6,
   minMinutes: 3,
   maxMinutes: 6,
-  positionMin: 0.15,
-  positionMax: 0.35,
-  longestMax: 0.4,
+  positionMin: PATTERN_BAR.positionMin,
+  positionMax: PATTERN_BAR.positionMax,
+  longestMax: PATTERN_BAR.longestMax,
   similarityMax: 0.8,
 } as const;
 
-/** Checks the whole deck against the bar; `strict` applies the deck-wide ratios (needs a real bank). */
-export function checkQuality(cards: readonly DeckCard[], strict = true): QualityReport {
+/**
+ * Checks the whole deck against the bar; `strict` applies the deck-wide answer-pattern ratios
+ * (needs a real bank). `debriefs` are the labs' debrief questions, which count for those ratios.
+ */
+export function checkQuality(
+  cards: readonly DeckCard[],
+  strict = true,
+  debriefs: readonly SourcedQuestion[] = [],
+): QualityReport {
   const problems: string[] = [];
   const byKind: Record<string, number> = {};
   const byLevel: Record<string, number> = {};
-  const positions: number[] = [];
   let scenario = 0;
-  let choice = 0;
-  let longestCorrect = 0;
+  const answered: SourcedQuestion[] = [...debriefs];
   const prompts: { id: string; file: string; prompt: string }[] = [];
   for (const c of cards) {
     const minutes = readingMinutes(c.body);
@@ -102,13 +110,7 @@ export function checkQuality(cards: readonly DeckCard[], strict = true): Quality
       prompts.push({ id: q.id, file: c.file, prompt: q.prompt });
       if (/<script|javascript:/i.test(q.prompt))
         problems.push(`${c.file}: question "${q.id}" has a script in its prompt. Remove it.`);
-      if (q.kind === 'numeric') continue;
-      choice++;
-      const lengths = q.options.map((o) => o.text.length);
-      const max = Math.max(...lengths);
-      const longest = lengths.filter((l) => l === max).length === 1 ? lengths.indexOf(max) : -1;
-      if (longest >= 0 && q.options[longest]!.correct && q.kind === 'single') longestCorrect++;
-      if (q.kind === 'single') positions.push(q.options.findIndex((o) => o.correct));
+      answered.push({ file: c.file, question: q });
     }
   }
   for (let i = 0; i < prompts.length; i++) {
@@ -121,26 +123,8 @@ export function checkQuality(cards: readonly DeckCard[], strict = true): Quality
         );
     }
   }
-  const singles = positions.length;
-  const maxPos = Math.max(0, ...positions) + 1;
-  const correctPosition = Array.from({ length: maxPos }, (_, p) =>
-    singles ? positions.filter((x) => x === p).length / singles : 0,
-  );
-  const singleCount = byKind['single'] ?? 0;
-  const longestCorrectShare = singleCount ? longestCorrect / singleCount : 0;
-  if (strict) {
-    correctPosition.slice(0, 4).forEach((share, p) => {
-      if (share < BAR.positionMin || share > BAR.positionMax)
-        problems.push(
-          `Deck: the correct option is at position ${p + 1} in ${(share * 100).toFixed(0)}% of single-choice questions; keep each of positions 1–4 between ${BAR.positionMin * 100}% and ${BAR.positionMax * 100}%.`,
-        );
-    });
-    if (longestCorrectShare > BAR.longestMax)
-      problems.push(
-        `Deck: the correct option is the longest in ${(longestCorrectShare * 100).toFixed(0)}% of single-choice questions (max ${BAR.longestMax * 100}%). Make wrong options as specific as right ones.`,
-      );
-  }
-  void choice;
+  const patterns = answerPatterns(answered);
+  if (strict) problems.push(...answerPatternProblems(patterns));
   return {
     problems,
     stats: {
@@ -149,8 +133,9 @@ export function checkQuality(cards: readonly DeckCard[], strict = true): Quality
       byKind,
       byLevel,
       scenario,
-      correctPosition,
-      longestCorrectShare,
+      correctPosition: patterns.correctPosition,
+      longestCorrectShare: patterns.longestCorrectShare,
+      multipleCorrectCounts: patterns.correctCounts,
     },
   };
 }

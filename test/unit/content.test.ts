@@ -1,8 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { loadDeck, loadExtras } from '../../src/data/load-deck-files.ts';
+import { loadDeck, loadExtras, loadLabDebriefs } from '../../src/data/load-deck-files.ts';
 import { checkQuality, promptSimilarity, readingMinutes } from '../../src/lib/content-quality.ts';
+import { PATTERN_BAR } from '../../src/lib/answer-patterns.ts';
+import { TOTALS_ENFORCED, totalsProblems } from '../../src/lib/deck-totals.ts';
 
 const deck = loadDeck(process.cwd());
+const labs = loadLabDebriefs(process.cwd());
 
 describe('the deck in content/', () => {
   test('every card passes the schema and the cross-file checks', () => {
@@ -11,11 +14,27 @@ describe('the deck in content/', () => {
   });
 
   test('meets the quality bar: reading time, question counts, balanced answers, no near-duplicates', () => {
-    const report = checkQuality(deck.cards);
+    expect(labs.problems).toEqual([]);
+    const report = checkQuality(deck.cards, true, labs.questions);
     console.log(
       `deck: ${report.stats.cards} cards, ${report.stats.questions} questions, by kind ${JSON.stringify(report.stats.byKind)}, scenario ${report.stats.scenario}`,
     );
     expect(report.problems).toEqual([]);
+  });
+
+  test('answers leave no pattern to game: positions 15–35%, longest correct ≤ 25%, no correct-count above half', () => {
+    expect(labs.questions.length).toBeGreaterThan(0);
+    const { stats } = checkQuality(deck.cards, true, labs.questions);
+    for (const share of stats.correctPosition.slice(0, 4)) {
+      expect(share).toBeGreaterThanOrEqual(PATTERN_BAR.positionMin);
+      expect(share).toBeLessThanOrEqual(PATTERN_BAR.positionMax);
+    }
+    expect(stats.longestCorrectShare).toBeLessThanOrEqual(PATTERN_BAR.longestMax);
+    const multiples = Object.values(stats.multipleCorrectCounts).reduce((a, b) => a + b, 0);
+    for (const n of Object.values(stats.multipleCorrectCounts))
+      expect(n / multiples).toBeLessThanOrEqual(PATTERN_BAR.correctCountMax);
+    expect(stats.multipleCorrectCounts[1]).toBeGreaterThan(0);
+    expect(stats.multipleCorrectCounts[4]).toBeGreaterThan(0);
   });
 
   test('curated quizzes and the glossary point at questions and cards that exist', () => {
@@ -31,6 +50,16 @@ describe('the deck in content/', () => {
     expect(starved.kind).toBe('single');
     if (starved.kind === 'single')
       expect(starved.options.find((o) => o.correct)!.text).toMatch(/^Low or sawtooth GPU-Util/);
+  });
+});
+
+// The #17 totals bar. Off until all three content branches (content1–3) are merged: then set
+// TOTALS_ENFORCED to true in src/lib/deck-totals.ts and this test runs.
+describe.runIf(TOTALS_ENFORCED)('the #17 totals bar', () => {
+  test('the deck reaches ≥ 62 cards, ≥ 420 questions of three kinds, ≥ 70 scenario, ≥ 12 curated quizzes', () => {
+    const { stats } = checkQuality(deck.cards, true, labs.questions);
+    const extras = loadExtras(process.cwd(), deck.cards);
+    expect(totalsProblems({ ...stats, curatedQuizzes: extras.quizzes.length })).toEqual([]);
   });
 });
 

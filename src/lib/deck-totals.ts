@@ -1,0 +1,50 @@
+/**
+ * The size the deck must reach (issue #17, "Bar"): cards, questions of all three kinds, scenario
+ * questions and curated practice quizzes. Pure. The content test enforces it only once
+ * `TOTALS_ENFORCED` is true; `npm run content:check` always prints where the deck stands.
+ */
+
+/** Minimum totals of the finished deck. */
+export const TOTALS_BAR = {
+  cards: 62,
+  questions: 420,
+  scenario: 70,
+  curatedQuizzes: 12,
+  /** Every one of these question kinds must appear. */
+  kinds: ['single', 'multiple', 'numeric'],
+} as const;
+
+/**
+ * Whether the content test enforces TOTALS_BAR. False while the three content branches of #17
+ * land one by one (each alone is below the bar); set it to true once all three are merged.
+ */
+export const TOTALS_ENFORCED = false;
+
+/** What the deck holds today. */
+export interface DeckTotals {
+  cards: number;
+  questions: number;
+  byKind: Record<string, number>;
+  scenario: number;
+  curatedQuizzes: number;
+}
+
+/** One message per total below the bar, each saying how far off it is. */
+export function totalsProblems(t: DeckTotals): string[] {
+  const problems: string[] = [];
+  const short = (what: string, have: number, need: number) =>
+    have < need ? [`Deck: ${have} ${what}; the bar is at least ${need} (${need - have} more).`] : [];
+  problems.push(...short('cards', t.cards, TOTALS_BAR.cards));
+  problems.push(...short('questions', t.questions, TOTALS_BAR.questions));
+  problems.push(...short('scenario questions', t.scenario, TOTALS_BAR.scenario));
+  problems.push(...short('curated practice quizzes', t.curatedQuizzes, TOTALS_BAR.curatedQuizzes));
+  for (const kind of TOTALS_BAR.kinds)
+    if (!t.byKind[kind]) problems.push(`Deck: no ${kind} questions; the bar needs all three kinds.`);
+  return problems;
+}
+
+/** One line for `content:check`, e.g. "totals bar (#17): cards 45/62 · questions 305/420 · …". */
+export function totalsLine(t: DeckTotals): string {
+  const b = TOTALS_BAR;
+  return `totals bar (#17${TOTALS_ENFORCED ? '' : ', not yet enforced'}): cards ${t.cards}/${b.cards} · questions ${t.questions}/${b.questions} · scenario ${t.scenario}/${b.scenario} · curated quizzes ${t.curatedQuizzes}/${b.curatedQuizzes}`;
+}
