@@ -1,10 +1,10 @@
 /** `npm run content:check`: validates content/ like the build and the content test do, and prints deck statistics. */
 import { loadDeck, loadExtras, loadLabDebriefs } from '../src/data/load-deck-files.ts';
 import { checkQuality } from '../src/lib/content-quality.ts';
-import { TOTALS_ENFORCED, totalsLine, totalsProblems } from '../src/lib/deck-totals.ts';
+import { totalsLine, totalsProblems } from '../src/lib/deck-totals.ts';
 
 // Optional path prefixes (e.g. content/cards/serving) limit the report to those files.
-// --lenient skips the deck-wide ratios; --totals enforces the #17 totals bar before TOTALS_ENFORCED is on.
+// --lenient skips the deck-wide ratios. The totals bar applies to the whole deck (not to a folder).
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const deck = loadDeck(process.cwd());
 const mine = (file: string) =>
@@ -25,7 +25,7 @@ const totals = {
   scenario: s.scenario,
   curatedQuizzes: extras.quizzes.length,
 };
-const enforceTotals = !only.length && (TOTALS_ENFORCED || process.argv.includes('--totals'));
+const enforceTotals = !only.length;
 const all = [...problems, ...quality.problems, ...extras.problems, ...(enforceTotals ? totalsProblems(totals) : [])];
 console.log(
   `cards ${s.cards} · questions ${s.questions} · by kind ${JSON.stringify(s.byKind)} · by level ${JSON.stringify(s.byLevel)} · scenario ${s.scenario}`,

@@ -1,7 +1,6 @@
 /**
  * The size the deck must reach (issue #17, "Bar"): cards, questions of all three kinds, scenario
- * questions and curated practice quizzes. Pure. The content test enforces it only once
- * `TOTALS_ENFORCED` is true; `npm run content:check` always prints where the deck stands.
+ * questions and curated practice quizzes. Pure. The content test and `npm run content:check` enforce it.
  */
 
 /** Minimum totals of the finished deck. */
@@ -13,12 +12,6 @@ export const TOTALS_BAR = {
   /** Every one of these question kinds must appear. */
   kinds: ['single', 'multiple', 'numeric'],
 } as const;
-
-/**
- * Whether the content test enforces TOTALS_BAR. False while the three content branches of #17
- * land one by one (each alone is below the bar); set it to true once all three are merged.
- */
-export const TOTALS_ENFORCED = false;
 
 /** What the deck holds today. */
 export interface DeckTotals {
@@ -43,8 +36,8 @@ export function totalsProblems(t: DeckTotals): string[] {
   return problems;
 }
 
-/** One line for `content:check`, e.g. "totals bar (#17): cards 45/62 · questions 305/420 · …". */
+/** One line for `content:check`, e.g. "totals bar: cards 45/62 · questions 305/420 · …". */
 export function totalsLine(t: DeckTotals): string {
   const b = TOTALS_BAR;
-  return `totals bar (#17${TOTALS_ENFORCED ? '' : ', not yet enforced'}): cards ${t.cards}/${b.cards} · questions ${t.questions}/${b.questions} · scenario ${t.scenario}/${b.scenario} · curated quizzes ${t.curatedQuizzes}/${b.curatedQuizzes}`;
+  return `totals bar: cards ${t.cards}/${b.cards} · questions ${t.questions}/${b.questions} · scenario ${t.scenario}/${b.scenario} · curated quizzes ${t.curatedQuizzes}/${b.curatedQuizzes}`;
 }

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { loadDeck, loadExtras, loadLabDebriefs } from '../../src/data/load-deck-files.ts';
 import { checkQuality, promptSimilarity, readingMinutes } from '../../src/lib/content-quality.ts';
 import { PATTERN_BAR } from '../../src/lib/answer-patterns.ts';
-import { TOTALS_ENFORCED, totalsProblems } from '../../src/lib/deck-totals.ts';
+import { totalsProblems } from '../../src/lib/deck-totals.ts';
 
 const deck = loadDeck(process.cwd());
 const labs = loadLabDebriefs(process.cwd());
@@ -53,9 +53,7 @@ describe('the deck in content/', () => {
   });
 });
 
-// The #17 totals bar. Off until all three content branches (content1–3) are merged: then set
-// TOTALS_ENFORCED to true in src/lib/deck-totals.ts and this test runs.
-describe.runIf(TOTALS_ENFORCED)('the #17 totals bar', () => {
+describe('the size of the deck', () => {
   test('the deck reaches ≥ 62 cards, ≥ 420 questions of three kinds, ≥ 70 scenario, ≥ 12 curated quizzes', () => {
     const { stats } = checkQuality(deck.cards, true, labs.questions);
     const extras = loadExtras(process.cwd(), deck.cards);
