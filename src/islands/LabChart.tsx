@@ -4,6 +4,7 @@
  * hidden from assistive technology; the figcaption carries the same information.
  */
 import { useEffect, useRef } from 'react';
+import '../client/locale-guard.ts'; // before uPlot, which reads navigator.language when it loads
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatMetric, METRICS, type MetricId, type MetricPoint } from '../lib/lab-metrics.ts';

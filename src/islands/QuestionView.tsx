@@ -89,7 +89,9 @@ export function QuestionView({
     return (
       <div>
         {prompt}
-        <p className="hint">Pick one (keys 1–{options.length}).</p>
+        <p className="hint">
+          Pick one<span className="keys-hint"> (keys 1–{options.length})</span>.
+        </p>
         <ul className="options" role="radiogroup" aria-labelledby={promptId}>
           {options.map((o, i) => (
             <li key={o.key} role="none">
@@ -118,7 +120,9 @@ export function QuestionView({
   return (
     <fieldset>
       <legend>{prompt}</legend>
-      <p className="hint">Select all that apply (keys 1–{options.length}), then check.</p>
+      <p className="hint">
+        Select all that apply<span className="keys-hint"> (keys 1–{options.length})</span>, then check.
+      </p>
       <ul className="options" role="group" aria-labelledby={promptId}>
         {options.map((o, i) => (
           <li key={o.key} role="none">

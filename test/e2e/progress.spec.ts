@@ -59,7 +59,7 @@ test.describe('progress on the device', () => {
     const quiz = await openCardQuiz(page, 'gpu-util');
     await answerSeries(quiz, bank, [true, true, false, true, true]);
     await page.getByRole('button', { name: 'Save for revision' }).click();
-    await expect(page.getByRole('button', { name: 'Save for revision' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('button', { name: 'Saved for revision' })).toHaveAttribute('aria-pressed', 'true');
     const dash = await openProgress(page);
     await expect(dash.getByTestId('total-answers')).toHaveText('5');
     const download = page.waitForEvent('download');
@@ -140,12 +140,14 @@ test.describe('progress on the device', () => {
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
     await context.setOffline(true);
     await page.goto('/cards/gpu-util/');
-    const save = page.getByRole('button', { name: 'Save for revision' });
+    const save = page.locator('[data-save-card]');
     await expect(save).toHaveAttribute('aria-pressed', 'false');
+    await expect(save).toHaveAccessibleName('Save for revision');
     const box = await save.boundingBox();
     expect(box!.height).toBeGreaterThanOrEqual(44);
     await save.click();
     await expect(save).toHaveAttribute('aria-pressed', 'true');
+    await expect(save).toHaveAccessibleName('Saved for revision'); // the label says what happened
     await expect(page.locator('[data-save-status]')).toHaveText('Saved. Find it under Saved cards.');
     await page.goto('/saved/');
     await expect(page.locator('[data-saved-list] li:not([hidden])')).toHaveText([/GPU utilization/]);

@@ -7,6 +7,7 @@ import { useRef, useState } from 'react';
 import type { ImportPreview, ImportRefusal, ImportResult } from '../../store/progress.ts';
 import { MAX_BACKUP_BYTES } from '../../lib/backup.ts';
 import { formatBytes, plural } from '../../lib/progress-text.ts';
+import { usableLocale } from '../../lib/locale.ts';
 
 interface Api {
   exportBackup: (now: number) => Promise<{ fileName: string; text: string }>;
@@ -142,8 +143,7 @@ export function BackupPanel({ api }: { api: Api }) {
                 )}
                 {step.preview.range && (
                   <li>
-                    from {new Date(step.preview.range.from).toLocaleDateString()} to{' '}
-                    {new Date(step.preview.range.to).toLocaleDateString()}
+                    from {shortDate(step.preview.range.from)} to {shortDate(step.preview.range.to)}
                   </li>
                 )}
               </ul>
@@ -173,4 +173,9 @@ export function BackupPanel({ api }: { api: Api }) {
       </div>
     </>
   );
+}
+
+/** A date in the reader's language, or in English where the browser's language tag is one Intl rejects. */
+function shortDate(ms: number): string {
+  return new Date(ms).toLocaleDateString(usableLocale(navigator.language), { dateStyle: 'medium' });
 }

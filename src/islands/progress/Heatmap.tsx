@@ -3,7 +3,7 @@
  * what was done that day (screen readers read the cell; the dot's size and shade show the level).
  */
 import type { Stats } from '../../lib/stats.ts';
-import { longDay, WEEKDAY_SHORT } from '../../lib/progress-text.ts';
+import { longDay, plural, WEEKDAY_SHORT } from '../../lib/progress-text.ts';
 
 type Day = Stats['heatmap'][number];
 
@@ -65,7 +65,7 @@ export function Heatmap({ days }: { days: Stats['heatmap'] }) {
       </table>
       <ul className="legend" aria-label="Legend">
         <li>Bigger, darker dot = more done that day (answers + cards read: 1–4, 5–14, 15–29, 30+)</li>
-        <li>{active} active days in 12 weeks</li>
+        <li>{plural(active, 'active day')} in 12 weeks</li>
       </ul>
     </>
   );
