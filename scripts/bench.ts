@@ -7,8 +7,9 @@
  *   4. build time, real deck vs a generated 1,000-card deck (bench/build.ts)
  *   5. lab server (bench/server.ts), progress store in Node (bench/progress.ts) and in Chromium
  *      (bench/progress-browser.ts, when present)
+ *   6. fleet audit against a real Prometheus at 64, 256 and 1,024 GPUs (bench/fleet.ts)
  * Flags: --skip-build (reuse dist/), --runs=N (Lighthouse runs per page, default 3),
- *        --only=bytes,lighthouse,build,server,progress (comma-separated sections).
+ *        --only=bytes,lighthouse,build,server,fleet,progress (comma-separated sections).
  * Takes ~12–15 minutes on 2 cores, most of it Lighthouse.
  */
 import { spawnSync } from 'node:child_process';
@@ -157,6 +158,29 @@ if (want('server')) {
     const { benchServer } = await import('../bench/server.ts');
     const { markdown } = await benchServer(10);
     section('Lab server', 'node bench/server.ts 10', markdown);
+  });
+}
+
+if (want('fleet')) {
+  await guarded('Fleet audit', async () => {
+    log('fleet audit against a real Prometheus: 64, 256 and 1,024 GPUs');
+    const { benchFleet } = await import('../bench/fleet.ts');
+    const { rows, markdown } = await benchFleet([64, 256, 1024], log);
+    section(
+      'Fleet audit (Prometheus 2.42, 1 h window, 30 s scrapes backfilled)',
+      'node bench/fleet.ts 64 256 1024',
+      markdown,
+      'One refresh after a warm-up. "Prometheus" is the HTTP round trips; "Saturate" is the rest of the audit (parsing, building messages, the diagnosis per GPU and per segment). Page render time is not measured: the fleet page is not built yet.',
+    );
+    const big = rows.at(-1);
+    if (big)
+      keyRow(
+        `fleet audit, ${big.gpus} GPUs, 1 h`,
+        `${big.queries} queries, ${((big.prometheusMs + big.saturateMs) / 1000).toFixed(1)} s`,
+        'a handful of queries per refresh, not one per GPU',
+        `${(big.queries / big.gpus).toFixed(3)} queries per GPU`,
+        'node bench/fleet.ts',
+      );
   });
 }
 
