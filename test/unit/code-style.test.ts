@@ -43,16 +43,24 @@ describe('code style', () => {
 
   test('an @example that states its result returns it', async () => {
     const examples = codeFiles(['src/lib']).flatMap((f) => statedExamples(f).map((e) => ({ file: f, ...e })));
-    expect(examples.length).toBeGreaterThan(5);
     const wrong: string[] = [];
+    let ran = 0;
     for (const { file, code, expected } of examples) {
       const mod = (await import(pathToFileURL(join(ROOT, file)).href)) as Record<string, unknown>;
       const run = new Function(...Object.keys(mod), `return (${code});`) as (...a: unknown[]) => unknown;
-      const got = run(...Object.values(mod));
+      let got: unknown;
+      try {
+        got = run(...Object.values(mod));
+      } catch (e) {
+        if (e instanceof ReferenceError) continue; // it names data a reader supplies (`bank`, `snapshot`…)
+        throw e;
+      }
+      ran++;
       if (JSON.stringify(got) !== JSON.stringify(expected))
         wrong.push(`${file}: ${code} gives ${JSON.stringify(got)}, the comment says ${JSON.stringify(expected)}`);
     }
     expect(wrong).toEqual([]);
+    expect(ran).toBeGreaterThanOrEqual(8);
   });
 });
 
@@ -81,7 +89,7 @@ function statedExamples(file: string): { code: string; expected: unknown }[] {
     } catch {
       continue; // a prose result ("drifts slowly…") is for people, not for this check
     }
-    if (/\b(?:snapshot|bank|msg|c|lastThirtySecondsOfMessages)\b|\.\.\./.test(code)) continue; // needs data from a test
+    if (code.includes('...')) continue; // an elided argument list
     out.push({ code, expected });
   }
   return out;
