@@ -234,3 +234,31 @@ export function dcgmValues(sample: GpuSample, energyMj: number | null): Map<stri
   if (energyMj !== null) out.set('DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION', energyMj);
   return out;
 }
+
+/**
+ * dcgm-exporter's exposition text for one tick (Prometheus text format 0.0.4: `# HELP`, `# TYPE`, then one line
+ * per GPU), so a Prometheus can scrape a lab server as if it were dcgm-exporter. A reading the sample lacks
+ * writes no line. `energyMj[i]` is GPU i's energy counter; `extra` labels go on every line (e.g.
+ * `{ simulated: 'true' }`).
+ */
+export function dcgmExposition(
+  gpus: readonly GpuSample[],
+  hostname: string,
+  energyMj: readonly (number | null)[],
+  extra: Record<string, string> = {},
+): string {
+  const perGpu = gpus.map((g, i) => ({
+    labels: dcgmLabelText({ gpu: g.index, uuid: g.uuid, modelName: g.name, hostname, extra }),
+    values: g.error === null ? dcgmValues(g, energyMj[i] ?? null) : new Map<string, number>(),
+  }));
+  const out: string[] = [];
+  for (const s of DCGM_SERIES) {
+    const lines = perGpu.flatMap((g) => {
+      const v = g.values.get(s.name);
+      return v === undefined ? [] : [`${s.name}${g.labels} ${Number.isInteger(v) ? v : Number(v.toPrecision(12))}`];
+    });
+    if (!lines.length) continue;
+    out.push(`# HELP ${s.name} ${s.help}`, `# TYPE ${s.name} ${s.type}`, ...lines);
+  }
+  return out.length ? `${out.join('\n')}\n` : '';
+}
