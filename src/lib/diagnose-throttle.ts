@@ -6,11 +6,11 @@
  */
 import type { GpuStats } from './diagnose-stats.ts';
 import type { Verdict } from './diagnose-types.ts';
+import { r0 } from './diagnose-format.ts';
 
 /** Share of reporting samples a limiting reason must be active in: one sample of HwSlowdown is noise. */
 export const THROTTLE_SHARE = 0.3;
 
-const r0 = (x: number): string => String(Math.round(x));
 const THERMAL = new Set(['SwThermalSlowdown', 'HwThermalSlowdown']);
 /** A GPU die this cool is not what trips a thermal slowdown: the heat is elsewhere (memory). */
 const COOL_DIE_C = 80;

@@ -14,7 +14,8 @@
  */
 import type { StreamMessage } from '../protocol/metrics.ts';
 import { gpuStats, type GpuStats } from './diagnose-stats.ts';
-import { diagnoseGpu, progressing } from './diagnose-gpu.ts';
+import { diagnoseGpu } from './diagnose-gpu.ts';
+import { progressing, r0 } from './diagnose-format.ts';
 import type { BottleneckKind, Diagnosis, Verdict } from './diagnose-types.ts';
 
 export type { BottleneckKind, Diagnosis } from './diagnose-types.ts';
@@ -23,8 +24,6 @@ export { diagnoseGpu } from './diagnose-gpu.ts';
 
 /** Default window, seconds. */
 export const DIAGNOSIS_WINDOW_S = 30;
-
-const r0 = (x: number): string => String(Math.round(x));
 
 /** Near zero: an activity reading that says the GPU moves no data and does no math. */
 const quiet = (x: number | null): boolean => x !== null && x < 2;
