@@ -6,9 +6,28 @@ import type { GpuStats } from './diagnose-stats.ts';
 import type { Verdict } from './diagnose-types.ts';
 import { powerText as power, progressing, r0, rateText as rate } from './diagnose-format.ts';
 
+const quiet = (x: number | null): boolean => x !== null && x < 2;
+
 function activityVerdict(s: GpuStats, w: string): Verdict {
   const sm = r0(s.sm ?? 0);
   const t = s.tensor ?? 0;
+  const pegged = s.maxCorePct !== null && s.maxCorePct >= 85;
+  if ((s.sm ?? 0) < 10 && (quiet(s.dram) || quiet(s.memUtil)) && !progressing(s) && !pegged) {
+    // Busy in time with no SM, memory or host activity and no progress reported: a kernel that
+    // polls (a collective waiting for a peer, a kernel that never ends) looks the same as tiny work.
+    return {
+      kind: 'cant-tell',
+      title: "Can't tell: busy, but nothing moves. Is the job making progress?",
+      confidence: 'low',
+      cardId: 'nccl-hangs-read-100',
+      evidence: [
+        `GPU-Util ${r0(s.util.mean)}% but SM activity ${sm}% and ${s.dram !== null ? `DRAM ${r0(s.dram)}%` : `memory busy ${r0(s.memUtil ?? 0)}% of the time`} ${w}`,
+      ],
+      next: 'Check whether steps still advance (the training log, or report steps/s with python/saturate_report.py); py-spy dump shows where it waits.',
+      decide:
+        'Throughput (steps/s): 0 means a kernel that waits forever (a collective whose peer never came, or a kernel that never ends); advancing means very small kernels.',
+    };
+  }
   if ((s.sm ?? 0) < 50) {
     return {
       kind: 'small-kernels',

@@ -10,9 +10,8 @@ import { throttledVerdict } from './diagnose-throttle.ts';
 import { busyVerdict } from './diagnose-busy.ts';
 import { powerText as power, progressing, r0, rateText as rate } from './diagnose-format.ts';
 
-/** Data-wait share above which the input pipeline is the limit; below `NOT_DATA` it is not. */
+/** Data-wait share above which the input pipeline is the limit; below it, the wait is elsewhere. */
 export const STARVED_WAIT = 0.25;
-const NOT_DATA = 0.1;
 
 function starved(s: GpuStats, ev: string[]): Verdict {
   const wait = s.dataWait ?? 0;
@@ -99,7 +98,7 @@ function waitingVerdict(s: GpuStats): Verdict {
     `GPU-Util averages ${r0(s.util.mean)}% and swings ${r0(s.util.min)}–${r0(s.util.max)}% over ${s.spanS} s`,
   ];
   if (s.dataWait !== null && s.dataWait >= STARVED_WAIT) return starved(s, ev);
-  if (s.dataWait !== null && s.dataWait < NOT_DATA)
+  if (s.dataWait !== null)
     return {
       kind: 'cant-tell',
       title: "Can't tell: the GPU waits on the host, but not for data",

@@ -16,6 +16,7 @@ import type { StreamMessage } from '../protocol/metrics.ts';
 import { gpuStats, type GpuStats } from './diagnose-stats.ts';
 import { diagnoseGpu } from './diagnose-gpu.ts';
 import { progressing, r0 } from './diagnose-format.ts';
+import { THROTTLE_SHARE } from './diagnose-throttle.ts';
 import type { BottleneckKind, Diagnosis, Verdict } from './diagnose-types.ts';
 
 export type { BottleneckKind, Diagnosis } from './diagnose-types.ts';
@@ -137,8 +138,9 @@ export function diagnose(messages: readonly StreamMessage[], windowS = DIAGNOSIS
   const stats = last.gpus.map((_, i) => gpuStats(window, i));
   const all = stats.map((_, i) => i);
   const verdicts = stats.map(diagnoseGpu);
-  const throttledAny = verdicts.some((v) => v.kind === 'throttled' && v.evidence[0]?.startsWith('clock event'));
-  const hang = throttledAny ? null : hangVerdict(stats, all);
+  // Clock event reasons decide on their own: a GPU the reasons call throttled is not read as hung.
+  const reasonThrottled = stats.some((s) => (s.limitingFrac ?? 0) >= THROTTLE_SHARE);
+  const hang = reasonThrottled ? null : hangVerdict(stats, all);
   if (hang) return hang;
   const straggler = stragglerVerdict(stats, all);
   if (straggler) return straggler;

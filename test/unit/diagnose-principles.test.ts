@@ -80,6 +80,14 @@ describe('hangs need a sign of no progress, not low power', () => {
     expect(d.next).toMatch(/reset/);
   });
 
+  test('one GPU at 100% with SM and DRAM near 0 and no progress reading: not "small kernels" but a question', () => {
+    const frozen = { ...busyH100, gpuUtilPct: 100, smActivePct: 1, dramActivePct: 0.2, processes: procs(1) };
+    const d = diagnose(windowOf([frozen]));
+    expect(d.kind).toBe('cant-tell');
+    expect(d.decide).toMatch(/^Throughput/);
+    expect(diagnose(windowOf([frozen], { throughput: { samplesPerSec: 90 } })).kind).toBe('small-kernels');
+  });
+
   test('SM and DRAM activity near 0 on busy ranks with one rank stalled: a hang without any throughput feed', () => {
     const spin = { ...busyH100, gpuUtilPct: 100, smActivePct: 1, dramActivePct: 0.2, processes: procs(1) };
     const stalled = { gpuUtilPct: 0, memUsedBytes: 60 * GiB, processes: procs(1) };
