@@ -52,7 +52,12 @@ function hangVerdict(stats: readonly GpuStats[], all: readonly number[]): Diagno
       : false;
   const stalled = all.filter((i) => !busy.includes(i) && holding(stats[i] as GpuStats));
   const quietAll = doingNothing.length === busy.length;
-  if (progressing(t) || !(zeroTput || (quietAll && (stalled.length > 0 || pcieFlat || busy.length > 1)))) return null;
+  // SM or tensor pipes clearly at work contradict "no progress": a loop reporting 0 may just not be counting.
+  const working = busy.some(
+    (i) => ((stats[i] as GpuStats).sm ?? 0) >= 50 || ((stats[i] as GpuStats).tensor ?? 0) >= 30,
+  );
+  if (working || progressing(t) || !(zeroTput || (quietAll && (stalled.length > 0 || pcieFlat || busy.length > 1))))
+    return null;
   const s = stats[busy[0] as number] as GpuStats;
   const powerNote =
     s.powerW === null
