@@ -31,8 +31,6 @@ export interface GpuStats {
   clockMhz: number | null;
   clockMaxMhz: number | null;
   clockPct: number | null;
-  /** Share of samples with a power/thermal clock limit active; null when reasons are not reported. */
-  limitedFrac: number | null;
   /** Share of samples (of those that report reasons) with any limiting reason active; null when none report. */
   limitingFrac: number | null;
   /** Samples in the window that reported clock event reasons. */
@@ -126,7 +124,6 @@ export function gpuStats(window: readonly StreamMessage[], index: number): GpuSt
     clockMhz: meanOf(points, 'smClockMhz'),
     clockMaxMhz: maxMhz,
     clockPct: meanOf(points, 'smClockPctOfMax'),
-    limitedFrac: meanOf(points, 'clockLimitedActive'),
     limitingFrac: reasonSamples ? limitingSamples / reasonSamples : null,
     reasonSamples,
     reasons: reasonSamples
