@@ -10,6 +10,13 @@ Dependency-free (standard library only). Usage in a training loop::
         loss = train_step(batch)
         rep.step(samples=len(batch))          # counts; posts at most once a second
 
+Wrap the DataLoader in ``rep.timed(...)`` and each report also says what share of the time the loop
+waited for its next batch (``dataWaitFraction``), the reading that decides data starvation::
+
+    for batch in rep.timed(loader):          # times every next() on the loader
+        loss = train_step(batch)
+        rep.step(samples=len(batch))
+
 Or post one rate yourself: ``rep.post(samples_per_sec=1234.5, tokens_per_sec=None)``.
 The URL may also come from the SATURATE_URL environment variable. Reporting never raises into
 your training loop: a server that is down or slow is ignored (a warning is printed once).
@@ -36,7 +43,7 @@ class Reporter:
 
     def __init__(self, url: str | None = None, token: str | None = None, label: str | None = None,
                  interval_s: float = 1.0, flops_per_unit: float | None = None, allow_remote: bool = False,
-                 timeout_s: float = 0.5):
+                 timeout_s: float = 0.5, clock=time.monotonic):
         url = url or os.environ.get("SATURATE_URL", "")
         if not url:
             raise ValueError("Pass the URL the lab server printed, or set SATURATE_URL.")
@@ -53,31 +60,64 @@ class Reporter:
         self.interval_s = interval_s
         self.flops_per_unit = flops_per_unit
         self.timeout_s = timeout_s
-        self._since = time.monotonic()
+        self._clock = clock  # injectable for tests; seconds, monotonic
+        self._since = clock()
         self._samples = self._tokens = self._steps = 0
+        self._data_wait_s = 0.0
+        self._timing = False
         self._warned = False
 
-    def step(self, samples: int = 0, tokens: int = 0, steps: int = 1) -> None:
-        """Counts one optimizer step; posts the rates when ``interval_s`` has passed."""
+    def timed(self, loader):
+        """Yields the loader's items, timing each ``next()``: the wait joins the next report as a fraction."""
+        self._timing = True
+        it = iter(loader)
+        while True:
+            start = self._clock()
+            try:
+                item = next(it)
+            except StopIteration:
+                return
+            finally:
+                self._data_wait_s += self._clock() - start
+            yield item
+
+    def step(self, samples: int = 0, tokens: int = 0, steps: int = 1, data_wait_s: float | None = None) -> None:
+        """Counts one optimizer step; posts the rates when ``interval_s`` has passed.
+
+        ``data_wait_s`` adds time this step waited for data, for loops that time their loader themselves
+        (``timed()`` does it for you).
+        """
         self._samples += samples
         self._tokens += tokens
         self._steps += steps
-        elapsed = time.monotonic() - self._since
+        if data_wait_s is not None:
+            if data_wait_s < 0:
+                raise ValueError("data_wait_s is a duration in seconds and cannot be negative.")
+            self._timing = True
+            self._data_wait_s += data_wait_s
+        elapsed = self._clock() - self._since
         if elapsed >= self.interval_s:
             self.post(
                 samples_per_sec=self._samples / elapsed if self._samples else None,
                 tokens_per_sec=self._tokens / elapsed if self._tokens else None,
                 steps_per_sec=self._steps / elapsed if self._steps else None,
+                data_wait_fraction=min(1.0, self._data_wait_s / elapsed) if self._timing else None,
             )
-            self._since = time.monotonic()
+            self._since = self._clock()
             self._samples = self._tokens = self._steps = 0
+            self._data_wait_s = 0.0
 
     def post(self, samples_per_sec: float | None = None, tokens_per_sec: float | None = None,
-             steps_per_sec: float | None = None) -> bool:
-        """Sends one report; returns True when the server accepted it."""
+             steps_per_sec: float | None = None, data_wait_fraction: float | None = None) -> bool:
+        """Sends one report; returns True when the server accepted it.
+
+        ``data_wait_fraction`` is the share of wall time (0 to 1) the loop waited for its next batch.
+        """
+        if data_wait_fraction is not None and not 0.0 <= data_wait_fraction <= 1.0:
+            raise ValueError(f"data_wait_fraction is a share of time between 0 and 1, got {data_wait_fraction}.")
         body = {k: v for k, v in {
             "samplesPerSec": samples_per_sec, "tokensPerSec": tokens_per_sec, "stepsPerSec": steps_per_sec,
-            "flopsPerUnit": self.flops_per_unit, "label": self.label,
+            "dataWaitFraction": data_wait_fraction, "flopsPerUnit": self.flops_per_unit, "label": self.label,
         }.items() if v is not None}
         req = urllib.request.Request(self.endpoint, data=json.dumps(body).encode(), method="POST", headers={
             "Content-Type": "application/json", "Authorization": f"Bearer {self.token}",

@@ -8,8 +8,10 @@
  *   5. lab server (bench/server.ts), progress store in Node (bench/progress.ts) and in Chromium
  *      (bench/progress-browser.ts, when present)
  *   6. fleet audit against a real Prometheus at 64, 256 and 1,024 GPUs (bench/fleet.ts)
+ *   7. diagnosis on real telemetry, at fleet resolution and on the simulator (bench/diagnosis.ts)
  * Flags: --skip-build (reuse dist/), --runs=N (Lighthouse runs per page, default 3),
- *        --only=bytes,lighthouse,build,server,fleet,progress (comma-separated sections).
+ *        --only=bytes,lighthouse,build,server,fleet,progress,diagnosis (comma-separated sections;
+ *        --only=diagnosis needs no build and takes a few seconds).
  * Takes ~12–15 minutes on 2 cores, most of it Lighthouse.
  */
 import { spawnSync } from 'node:child_process';
@@ -25,7 +27,8 @@ const log = (s: string) => console.error(`bench: ${s}`);
 const t0 = Date.now();
 const KB = 1024;
 
-if (!args.includes('--skip-build') || !existsSync('dist/sw.js')) {
+const needsSite = !only || only.some((s) => s !== 'diagnosis');
+if (needsSite && (!args.includes('--skip-build') || !existsSync('dist/sw.js'))) {
   log('astro build');
   const r = spawnSync('npx', ['astro', 'build', '--silent'], {
     stdio: 'inherit',
@@ -207,6 +210,34 @@ if (want('progress')) {
       );
     });
   }
+}
+
+if (want('diagnosis')) {
+  await guarded('Diagnosis', async () => {
+    log('diagnosis: real telemetry, fleet resolution, simulator');
+    const { benchDiagnosis } = await import('../bench/diagnosis.ts');
+    const r = benchDiagnosis();
+    section(
+      'Diagnosis',
+      'node bench/diagnosis.ts',
+      r.markdown,
+      'Right = the kind the thread established (or another reading it accepts); can’t tell is counted apart. Cases, sources and rejected threads: test/fixtures/real/.',
+    );
+    keyRow(
+      'diagnosis: real cases wrong with high confidence',
+      String(r.realWrongHigh),
+      'goal 0 (asserted in test/unit/diagnose-real.test.ts)',
+      '',
+      'node bench/diagnosis.ts',
+    );
+    keyRow(
+      'diagnosis: simulator noisy traces right',
+      `${r.simRightPct.toFixed(1)}%`,
+      'goal ≥ 99%',
+      '',
+      'node bench/diagnosis.ts',
+    );
+  });
 }
 
 const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();

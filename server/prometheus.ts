@@ -6,7 +6,7 @@
 import { Gauge, Registry } from 'prom-client';
 import type { GpuSample, StreamMessage } from '../src/protocol/metrics.ts';
 
-type GpuNumberField = { [K in keyof GpuSample]: GpuSample[K] extends number | null ? K : never }[keyof GpuSample];
+type GpuNumberField = { [K in keyof GpuSample]-?: GpuSample[K] extends number | null ? K : never }[keyof GpuSample];
 
 /** [metric name, help, field, scale to base unit]. */
 const GPU_GAUGES: readonly (readonly [string, string, GpuNumberField, number])[] = [

@@ -158,6 +158,7 @@ export function createSampler(options: SamplerOptions): Sampler {
         tokensPerSec: report.tokensPerSec ?? null,
         stepsPerSec: report.stepsPerSec ?? null,
         flopsPerUnit: report.flopsPerUnit ?? null,
+        dataWaitFraction: report.dataWaitFraction ?? null,
         label: report.label ?? null,
         reportedAtMs: now(),
         simulated: false,

@@ -80,6 +80,10 @@ class Meter:
     def elapsed(self) -> float:
         return time.monotonic() - self.start
 
+    def timed(self, loader):
+        """The loader's batches; with a reporter, each report also carries the share of time spent waiting for them."""
+        return self.rep.timed(loader) if self.rep else iter(loader)
+
 
 def dense_peak_tflops(name: str) -> float | None:
     """Dense BF16 Tensor Core peak for GPUs the fact base covers (never the 2:4-sparse figure)."""

@@ -99,7 +99,7 @@ def main() -> None:
     label = f"dataloader-w{args.num_workers}{'-pin' if args.pin_memory else ''}"
     meter = Meter(reporter(args.url, label), "samples")
     print(f"{label}: batch {args.batch_size} on {torch.cuda.get_device_name(dev)}", flush=True)
-    for x, y in loader:
+    for x, y in meter.timed(loader):  # reports dataWaitFraction: the diagnosis reads starvation from it
         x = x.to(dev, non_blocking=args.pin_memory).to(memory_format=torch.channels_last)
         y = y.to(dev, non_blocking=args.pin_memory)
         with torch.autocast("cuda", dtype=torch.bfloat16):

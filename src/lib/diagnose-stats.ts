@@ -2,7 +2,7 @@
  * Window statistics of one GPU (plus the host and throughput beside it), the inputs of
  * `diagnose()`. Pure. Means skip null readings; a metric with no reading at all is null.
  */
-import type { StreamMessage } from '../protocol/metrics.ts';
+import { CLOCK_EVENT_REASONS, type StreamMessage } from '../protocol/metrics.ts';
 import { toPoint, type MetricId, type MetricPoint } from './lab-metrics.ts';
 
 /** Mean, spread and extremes of a metric. */
@@ -26,17 +26,23 @@ export interface GpuStats {
   powerPct: number | null;
   powerLimitW: number | null;
   tempC: number | null;
+  /** Memory (HBM) temperature, °C; null where the GPU does not report it. */
+  memTempC: number | null;
   clockMhz: number | null;
   clockMaxMhz: number | null;
   clockPct: number | null;
-  /** Share of samples with a power/thermal clock limit active; null when reasons are not reported. */
-  limitedFrac: number | null;
+  /** Share of samples (of those that report reasons) with any limiting reason active; null when none report. */
+  limitingFrac: number | null;
+  /** Samples in the window that reported clock event reasons. */
+  reasonSamples: number;
   /** Each active clock event reason (GpuIdle excluded) and the share of samples it was active in. */
   reasons: [string, number][];
   sm: number | null;
   tensor: number | null;
   dram: number | null;
   fp32: number | null;
+  /** PCIe bytes per second, both directions; null when not reported. */
+  pcieBytesPerSec: number | null;
   memUsedGiB: number | null;
   processCount: number | null;
   processNames: string[];
@@ -45,7 +51,12 @@ export interface GpuStats {
   samplesPerSec: number | null;
   tokensPerSec: number | null;
   stepsPerSec: number | null;
+  /** Share of wall time the training loop waited for data (0–1), from its DataLoader timer. */
+  dataWait: number | null;
 }
+
+/** Reasons that hold the clock below what the work asks for (every one but GpuIdle). */
+const LIMITING = new Set(CLOCK_EVENT_REASONS.filter((r) => r.limiting).map((r) => r.name));
 
 /** Spread of values; n = 0 gives zeros. */
 export function spread(values: readonly number[]): Spread {
@@ -79,6 +90,8 @@ export function gpuStats(window: readonly StreamMessage[], index: number): GpuSt
   const utilVals = points.map((p) => p.values.gpuUtilPct).filter((v): v is number => v !== null);
   const reasonCount = new Map<string, number>();
   let reasonSamples = 0;
+  let limitingSamples = 0;
+  const pcie: number[] = [];
   const names = new Set<string>();
   let limitW: number | null = null;
   let maxMhz: number | null = null;
@@ -90,7 +103,10 @@ export function gpuStats(window: readonly StreamMessage[], index: number): GpuSt
     if (g.clockEventReasons) {
       reasonSamples++;
       for (const r of g.clockEventReasons) if (r !== 'GpuIdle') reasonCount.set(r, (reasonCount.get(r) ?? 0) + 1);
+      if (g.clockEventReasons.some((r) => LIMITING.has(r))) limitingSamples++;
     }
+    if (g.pcieTxBytesPerSec !== null && g.pcieRxBytesPerSec !== null)
+      pcie.push(g.pcieTxBytesPerSec + g.pcieRxBytesPerSec);
     for (const p of g.processes ?? []) if (p.name) names.add(p.name);
   }
   const memUsed = meanOf(points, 'memUsedGiB');
@@ -104,10 +120,12 @@ export function gpuStats(window: readonly StreamMessage[], index: number): GpuSt
     powerPct: meanOf(points, 'powerPctOfLimit'),
     powerLimitW: limitW,
     tempC: meanOf(points, 'temperatureC'),
+    memTempC: meanOf(points, 'memTemperatureC'),
     clockMhz: meanOf(points, 'smClockMhz'),
     clockMaxMhz: maxMhz,
     clockPct: meanOf(points, 'smClockPctOfMax'),
-    limitedFrac: meanOf(points, 'clockLimitedActive'),
+    limitingFrac: reasonSamples ? limitingSamples / reasonSamples : null,
+    reasonSamples,
     reasons: reasonSamples
       ? [...reasonCount]
           .map(([r, c]): [string, number] => [r, c / reasonSamples])
@@ -118,6 +136,7 @@ export function gpuStats(window: readonly StreamMessage[], index: number): GpuSt
     tensor: meanOf(points, 'tensorActivePct'),
     dram: meanOf(points, 'dramActivePct'),
     fp32: meanOf(points, 'fp32ActivePct'),
+    pcieBytesPerSec: pcie.length ? pcie.reduce((a, b) => a + b, 0) / pcie.length : null,
     memUsedGiB: memUsed,
     processCount: procs.length ? Math.max(...procs) : null,
     processNames: [...names],
@@ -126,5 +145,6 @@ export function gpuStats(window: readonly StreamMessage[], index: number): GpuSt
     samplesPerSec: meanOf(points, 'samplesPerSec'),
     tokensPerSec: meanOf(points, 'tokensPerSec'),
     stepsPerSec: meanOf(points, 'stepsPerSec'),
+    dataWait: ((w) => (w === null ? null : w / 100))(meanOf(points, 'dataWaitPct')),
   };
 }

@@ -27,6 +27,13 @@ export const METRICS = {
   powerWatts: { label: 'Power', unit: 'W', min: 0, max: 3000 },
   powerPctOfLimit: { label: 'Power (% of limit)', unit: '%', min: 0, max: 110 },
   temperatureC: { label: 'Temperature', unit: '°C', min: -20, max: 130 },
+  memTemperatureC: {
+    label: 'Memory temperature',
+    unit: '°C',
+    min: -20,
+    max: 130,
+    needs: 'a GPU that reports memory (HBM) temperature; GeForce GDDR6X does not',
+  },
   smClockMhz: { label: 'SM clock', unit: 'MHz', min: 0, max: 5000 },
   smClockPctOfMax: { label: 'SM clock (% of max)', unit: '%', min: 0, max: 100 },
   pcieRxGBps: { label: 'PCIe host→GPU', unit: 'GB/s', min: 0, max: 512 },
@@ -66,6 +73,13 @@ export const METRICS = {
     min: 0,
     max: 1e15,
     needs: 'a training loop reporting throughput (python/saturate_report.py)',
+  },
+  dataWaitPct: {
+    label: 'Waiting for data',
+    unit: '%',
+    min: 0,
+    max: 100,
+    needs: 'a training loop timing its DataLoader (python/saturate_report.py, Reporter.timed)',
   },
   stepsPerSec: {
     label: 'Steps/s',
@@ -140,6 +154,7 @@ function gpuValues(g: GpuSample): {
     powerWatts: g.powerWatts,
     powerPctOfLimit: ratioPct(g.powerWatts, g.powerLimitWatts),
     temperatureC: g.temperatureC,
+    memTemperatureC: g.memTemperatureC ?? null,
     smClockMhz: g.smClockMhz,
     smClockPctOfMax: ratioPct(g.smClockMhz, g.smClockMaxMhz),
     pcieRxGBps: g.pcieRxBytesPerSec === null ? null : g.pcieRxBytesPerSec / 1e9,
@@ -160,6 +175,7 @@ function gpuValues(g: GpuSample): {
     powerWatts: 'powerWatts',
     powerPctOfLimit: 'powerWatts',
     temperatureC: 'temperatureC',
+    memTemperatureC: 'memTemperatureC',
     smClockMhz: 'smClockMhz',
     smClockPctOfMax: 'smClockMhz',
     pcieRxGBps: 'pcieRxBytesPerSec',
@@ -202,12 +218,15 @@ export function toPoint(msg: StreamMessage, gpuIndex: number, ctx: MetricContext
   values.samplesPerSec = t?.samplesPerSec ?? null;
   values.tokensPerSec = t?.tokensPerSec ?? null;
   values.stepsPerSec = t?.stepsPerSec ?? null;
+  values.dataWaitPct =
+    t?.dataWaitFraction === undefined || t.dataWaitFraction === null ? null : 100 * t.dataWaitFraction;
   const rate = values.tokensPerSec ?? values.samplesPerSec;
   const flops = t?.flopsPerUnit ?? ctx.flopsPerUnit ?? null;
   const peak = ctx.peakTflops ?? (g ? densePeakTflops(g.name) : null);
   values.mfuPct = rate === null || flops === null || peak === null ? null : (100 * rate * flops) / (peak * 1e12);
   for (const id of ['cpuPct', 'maxCorePct'] as const)
     if (values[id] === null) why[id] = 'the source sends no host metrics';
+  if (values.dataWaitPct === null) why.dataWaitPct = 'the training loop reports no data-wait time';
   for (const id of ['samplesPerSec', 'tokensPerSec', 'stepsPerSec'] as const)
     if (values[id] === null) why[id] = 'no throughput reported in the last 10 s';
   if (values.mfuPct === null) {

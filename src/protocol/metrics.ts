@@ -83,8 +83,16 @@ export const GpuSampleSchema = z.object({
   pcieTxBytesPerSec: nonNeg.nullable(),
   /** PCIe receive (host → GPU) in bytes per second. */
   pcieRxBytesPerSec: nonNeg.nullable(),
-  /** Active clock event (throttle) reasons, e.g. ["SwPowerCap"]; [] means clocks are as high as allowed. */
+  /**
+   * Active clock event (throttle) reasons by their NVML name (see `CLOCK_EVENT_REASONS`), e.g. ["SwPowerCap"];
+   * [] means clocks are as high as allowed.
+   */
   clockEventReasons: z.array(z.string()).nullable(),
+  /**
+   * Memory (HBM) temperature in °C where the GPU reports one (data-center parts; GeForce GDDR6X does not).
+   * Optional: sources that do not know the field leave it out, which reads as null.
+   */
+  memTemperatureC: z.number().nullable().optional(),
   /** Processes with a compute context on this GPU. */
   processes: z.array(GpuProcessSchema).nullable(),
   /** GPM SM utilization: % of SMs busy (warps resident), averaged over the interval. */
@@ -130,6 +138,11 @@ export const ThroughputReportSchema = z
     stepsPerSec: nonNeg.max(1e6).optional(),
     /** Model FLOPs per sample or per token, to let labs compute MFU. */
     flopsPerUnit: nonNeg.max(1e18).optional(),
+    /**
+     * Share of wall time the loop waited for the next batch (0–1), from a timer around the DataLoader's
+     * `next()`: the reading that decides data starvation without host CPU.
+     */
+    dataWaitFraction: z.number().min(0).max(1).optional(),
     /** Free-form label for the run, e.g. "resnet50-bs256". */
     label: z.string().max(80).optional(),
   })
@@ -146,6 +159,8 @@ export const ThroughputSchema = z.object({
   tokensPerSec: nonNeg.nullable(),
   stepsPerSec: nonNeg.nullable(),
   flopsPerUnit: nonNeg.nullable(),
+  /** Share of wall time the loop waited for data (0–1); optional: absent reads as null (not reported). */
+  dataWaitFraction: z.number().min(0).max(1).nullable().optional(),
   label: z.string().nullable(),
   /** When it was reported (server clock, ms since epoch). */
   reportedAtMs: nonNeg,
@@ -209,3 +224,87 @@ export const GPU_METRIC_FIELDS = [
   'fp64ActivePct',
 ] as const satisfies readonly (keyof GpuSample)[];
 export type GpuMetricField = (typeof GPU_METRIC_FIELDS)[number];
+
+/** One clock event reason: its NVML bit and name, and the names nvidia-smi and DCGM print for it. */
+export interface ClockEventReason {
+  /** Bit in `nvmlDeviceGetCurrentClocksEventReasons` and `DCGM_FI_DEV_CLOCKS_EVENT_REASONS`. */
+  bit: number;
+  /** NVML name without the prefix, as `clockEventReasons` carries it. */
+  name: string;
+  /** The label in `nvidia-smi -q -d PERFORMANCE`. */
+  smiLabel: string;
+  /** The field in `nvidia-smi --query-gpu=clocks_event_reasons.<field>`. */
+  smiField: string;
+  /** True when the reason holds the clock below what the workload asks for (GpuIdle does not). */
+  limiting: boolean;
+}
+
+/** Every clock event reason NVML and nvidia-smi name (nvml.h `nvmlClocksEventReason*`), in bit order. */
+export const CLOCK_EVENT_REASONS: readonly ClockEventReason[] = [
+  { bit: 0x1, name: 'GpuIdle', smiLabel: 'Idle', smiField: 'gpu_idle', limiting: false },
+  {
+    bit: 0x2,
+    name: 'ApplicationsClocksSetting',
+    smiLabel: 'Applications Clocks Setting',
+    smiField: 'applications_clocks_setting',
+    limiting: true,
+  },
+  { bit: 0x4, name: 'SwPowerCap', smiLabel: 'SW Power Cap', smiField: 'sw_power_cap', limiting: true },
+  { bit: 0x8, name: 'HwSlowdown', smiLabel: 'HW Slowdown', smiField: 'hw_slowdown', limiting: true },
+  { bit: 0x10, name: 'SyncBoost', smiLabel: 'Sync Boost', smiField: 'sync_boost', limiting: true },
+  {
+    bit: 0x20,
+    name: 'SwThermalSlowdown',
+    smiLabel: 'SW Thermal Slowdown',
+    smiField: 'sw_thermal_slowdown',
+    limiting: true,
+  },
+  {
+    bit: 0x40,
+    name: 'HwThermalSlowdown',
+    smiLabel: 'HW Thermal Slowdown',
+    smiField: 'hw_thermal_slowdown',
+    limiting: true,
+  },
+  {
+    bit: 0x80,
+    name: 'HwPowerBrakeSlowdown',
+    smiLabel: 'HW Power Brake Slowdown',
+    smiField: 'hw_power_brake_slowdown',
+    limiting: true,
+  },
+  {
+    bit: 0x100,
+    name: 'DisplayClockSetting',
+    smiLabel: 'Display Clock Setting',
+    smiField: 'display_clocks_setting',
+    limiting: true,
+  },
+];
+
+/**
+ * NVML names of the reasons set in `mask`; bits NVML does not define become "Unknown(0x…)".
+ * @example clockEventReasonsFromMask(0x84) // ['SwPowerCap', 'HwPowerBrakeSlowdown']
+ */
+export function clockEventReasonsFromMask(mask: number): string[] {
+  if (!Number.isInteger(mask) || mask < 0)
+    throw new Error(`A clock event reason mask is a non-negative integer, got ${mask}.`);
+  const set = CLOCK_EVENT_REASONS.filter((r) => Math.floor(mask / r.bit) % 2 === 1);
+  const unknown = mask - set.reduce((m, r) => m + r.bit, 0);
+  const names = set.map((r) => r.name);
+  if (unknown > 0) names.push(`Unknown(0x${unknown.toString(16)})`);
+  return names;
+}
+
+/**
+ * The NVML name for a label or field nvidia-smi prints ("HW Power Brake Slowdown", "sw_power_cap"), or the
+ * name itself when it already is one; null when nothing matches.
+ * @example clockEventReasonFromSmi('HW Power Brake Slowdown') // 'HwPowerBrakeSlowdown'
+ */
+export function clockEventReasonFromSmi(label: string): string | null {
+  const t = label.trim().replace(/^clocks_(event|throttle)_reasons?\./, '');
+  const r = CLOCK_EVENT_REASONS.find(
+    (x) => x.name === t || x.smiLabel.toLowerCase() === t.toLowerCase() || x.smiField === t.toLowerCase(),
+  );
+  return r ? r.name : null;
+}

@@ -90,6 +90,9 @@ export function sampleAt(
           tokensPerSec: rates.tokensPerSec === undefined ? null : Math.round(rates.tokensPerSec),
           stepsPerSec: rates.stepsPerSec === undefined ? null : Math.round(rates.stepsPerSec * 100) / 100,
           flopsPerUnit: null,
+          ...(rates.dataWaitFraction === undefined
+            ? {}
+            : { dataWaitFraction: Math.round(rates.dataWaitFraction * 1000) / 1000 }),
           label: `sim:${scenario.id}`,
           reportedAtMs: Math.max(0, tMs),
           simulated: true,

@@ -22,6 +22,8 @@ export interface SimRates {
   samplesPerSec?: number;
   tokensPerSec?: number;
   stepsPerSec?: number;
+  /** Share of wall time the loop waits for the next batch (0–1), as a DataLoader timer reports it. */
+  dataWaitFraction?: number;
 }
 
 /** One scenario: metadata for lists plus the pure frame function. */

@@ -105,7 +105,12 @@ export const dataStarved: ScenarioDef = {
         },
       ],
       host: hostSample(ctx, busyCores, 14 + workers * 1.6),
-      rates: { samplesPerSec: (batch * 1000) / periodMs, stepsPerSec: 1000 / periodMs },
+      // The loop waits for data whenever a step is shorter than the period: the rest of the period.
+      rates: {
+        samplesPerSec: (batch * 1000) / periodMs,
+        stepsPerSec: 1000 / periodMs,
+        dataWaitFraction: clamp(1 - gpuMs / periodMs, 0, 1),
+      },
     };
   },
 };

@@ -1,0 +1,147 @@
+/**
+ * Busy in time (GPU-Util ≥ 85%): what SM, tensor and DRAM activity, or their absence, say about the
+ * work. Low power alone never decides "small kernels": it takes a sign of progress too. Pure.
+ */
+import type { GpuStats } from './diagnose-stats.ts';
+import type { Verdict } from './diagnose-types.ts';
+import { powerText as power, progressing, r0, rateText as rate } from './diagnose-format.ts';
+
+const quiet = (x: number | null): boolean => x !== null && x < 2;
+
+function activityVerdict(s: GpuStats, w: string): Verdict {
+  const sm = r0(s.sm ?? 0);
+  const t = s.tensor ?? 0;
+  const pegged = s.maxCorePct !== null && s.maxCorePct >= 85;
+  if ((s.sm ?? 0) < 10 && (quiet(s.dram) || quiet(s.memUtil)) && !progressing(s) && !pegged) {
+    // Busy in time with no SM, memory or host activity and no progress reported: a kernel that
+    // polls (a collective waiting for a peer, a kernel that never ends) looks the same as tiny work.
+    return {
+      kind: 'cant-tell',
+      title: "Can't tell: busy, but nothing moves. Is the job making progress?",
+      confidence: 'low',
+      cardId: 'nccl-hangs-read-100',
+      evidence: [
+        `GPU-Util ${r0(s.util.mean)}% but SM activity ${sm}% and ${s.dram !== null ? `DRAM ${r0(s.dram)}%` : `memory busy ${r0(s.memUtil ?? 0)}% of the time`} ${w}`,
+      ],
+      next: 'Check whether steps still advance (the training log, or report steps/s with python/saturate_report.py); py-spy dump shows where it waits.',
+      decide:
+        'Throughput (steps/s): 0 means a kernel that waits forever (a collective whose peer never came, or a kernel that never ends); advancing means very small kernels.',
+    };
+  }
+  if ((s.sm ?? 0) < 50) {
+    return {
+      kind: 'small-kernels',
+      title: 'Busy in time, not in space: small kernels',
+      confidence: (s.sm ?? 0) < 35 ? 'high' : 'medium',
+      cardId: 'small-batches-small-kernels',
+      evidence: [
+        `GPU-Util ${r0(s.util.mean)}% but SM activity ${sm}% ${w}`,
+        ...(s.powerW !== null ? [`power${power(s)}`] : []),
+        ...(s.maxCorePct !== null && s.maxCorePct >= 85
+          ? [`one CPU core at ${r0(s.maxCorePct)}%: Python launching kernels`]
+          : []),
+      ],
+      next: 'Give each kernel more work: raise the batch size, fuse ops (torch.compile) or capture the step in CUDA Graphs to cut launch overhead.',
+    };
+  }
+  if (s.dram !== null && s.dram >= 60 && t < 25) return memoryBound(s, w, 'high');
+  if (s.tensor !== null && s.tensor < 5 && (s.fp32 ?? 0) >= 30) {
+    return {
+      kind: 'compute-bound',
+      title: 'Compute-bound on the FP32 pipe: Tensor Cores idle',
+      confidence: 'high',
+      cardId: 'mixed-precision-tensor-cores',
+      evidence: [`SM activity ${sm}% and FP32 pipe ${r0(s.fp32 ?? 0)}%, but tensor activity ${r0(s.tensor)}% ${w}`],
+      next: 'Use the Tensor Cores: torch.autocast("cuda", dtype=torch.bfloat16), or torch.set_float32_matmul_precision("high") for TF32.',
+    };
+  }
+  return healthy(s, w, [`SM activity ${sm}%, tensor activity ${r0(t)}%, DRAM ${r0(s.dram ?? 0)}% ${w}`], s.sm ?? 0);
+}
+
+function memoryBound(s: GpuStats, w: string, confidence: Verdict['confidence']): Verdict {
+  return {
+    kind: 'memory-bound',
+    title: 'Memory-bound: HBM bandwidth is the limit',
+    confidence,
+    cardId: 'memory-bound-vs-compute-bound',
+    evidence: [
+      `DRAM activity ${r0(s.dram ?? 0)}% (the practical ceiling is about 80%) while tensor activity is ${s.tensor === null ? 'not reported' : `${r0(s.tensor)}%`} ${w}`,
+      `${s.sm === null ? 'SM activity not reported' : `SM activity ${r0(s.sm)}%`}, GPU-Util ${r0(s.util.mean)}%`,
+    ],
+    next: 'Move fewer bytes per FLOP: fuse elementwise ops and norms (torch.compile), keep activations in bf16, avoid extra passes over big tensors.',
+  };
+}
+
+function healthy(s: GpuStats, w: string, ev: string[], sm: number | null): Verdict {
+  return {
+    kind: 'compute-bound',
+    title: 'Healthy: compute-bound',
+    confidence: sm !== null && sm >= 80 ? 'high' : 'medium',
+    cardId: 'throughput-not-utilization',
+    evidence: [
+      ...ev,
+      ...(s.powerW !== null ? [`power${power(s)}`] : []),
+      ...(sm !== null && sm < 80
+        ? ['SM activity below 80%: NVIDIA calls ≥ 80% necessary (not sufficient) for effective use']
+        : []),
+      ...(sm === null ? [`GPU-Util ${r0(s.util.mean)}% ${w}; SM activity not reported`] : []),
+    ],
+    next: 'Judge it by useful work now: tokens/s and MFU against the dense peak, not by GPU-Util.',
+  };
+}
+
+/** Busy in time: what the SM, tensor and DRAM readings (or their absence) say about the work. */
+export function busyVerdict(s: GpuStats): Verdict {
+  const w = `over ${s.spanS} s`;
+  if (s.sm !== null) return activityVerdict(s, w);
+  if (s.tensor !== null && s.tensor >= 30)
+    return healthy(
+      s,
+      w,
+      [`tensor activity ${r0(s.tensor)}%${s.dram === null ? '' : `, DRAM ${r0(s.dram)}%`} ${w}`],
+      null,
+    );
+  if (s.dram !== null && s.dram >= 60 && (s.tensor === null || s.tensor < 25)) return memoryBound(s, w, 'medium');
+  const lowPower = s.powerPct !== null && s.powerPct < 40;
+  const pegged = s.maxCorePct !== null && s.maxCorePct >= 85;
+  if (lowPower && (progressing(s) || pegged))
+    return {
+      kind: 'small-kernels',
+      title: 'Busy in time, not in space (judged from power)',
+      confidence: 'medium',
+      cardId: 'small-batches-small-kernels',
+      evidence: [
+        `GPU-Util ${r0(s.util.mean)}%${power(s)} ${w}: kernels run all the time but draw little power`,
+        ...(progressing(s) ? [`the loop is progressing: ${rate(s).join(', ') || 'steps reported'}`] : []),
+        ...(pegged ? [`one CPU core at ${r0(s.maxCorePct ?? 0)}%: Python launching kernels`] : []),
+        'SM activity not available',
+      ],
+      next: 'Give each kernel more work: a larger batch, fused ops (torch.compile) or CUDA Graphs for launch overhead.',
+    };
+  if (lowPower)
+    return {
+      kind: 'cant-tell',
+      title: "Can't tell: 100% busy at low power. Is the job making progress?",
+      confidence: 'low',
+      cardId: 'nccl-hangs-read-100',
+      evidence: [
+        `GPU-Util ${r0(s.util.mean)}%${power(s)} ${w}`,
+        'no throughput, SM or DRAM activity reported: low power alone does not say which',
+      ],
+      next: 'Check whether steps still advance (the training log, or report steps/s with python/saturate_report.py).',
+      decide:
+        'Throughput (steps/s): 0 with every rank at 100% is a hang in a collective; advancing means small kernels or launch overhead.',
+    };
+  return {
+    kind: 'cant-tell',
+    title: "Can't tell: busy, but with what?",
+    confidence: 'low',
+    cardId: 'gpm-on-hopper',
+    evidence: [
+      `GPU-Util ${r0(s.util.mean)}%${power(s)} ${w}: a kernel ran ${r0(s.util.mean)}% of the time, which says nothing about how much of the GPU it used`,
+    ],
+    next: 'Read the profiling counters, or run Nsight Compute on the hottest kernels.',
+    decide:
+      'SM activity (GPM on Hopper or newer; DCGM field 1002 on A100/V100): below 50% is small kernels; high with DRAM near 80% and idle tensor pipes is memory-bound; high with busy tensor pipes is compute-bound.',
+  };
+}
