@@ -200,7 +200,8 @@ async function collectSegments(
   segmentS: number,
 ): Promise<FleetHost[]> {
   const user = selectorMatchers(selector);
-  const names = DCGM_SERIES.filter((s) => s.type === 'gauge' && s.name !== 'DCGM_FI_DEV_XID_ERRORS').map((s) => s.name);
+  const skip = new Set(['DCGM_FI_DEV_XID_ERRORS', 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS']); // codes and bitmasks have no average
+  const names = DCGM_SERIES.filter((s) => s.type === 'gauge' && !skip.has(s.name)).map((s) => s.name);
   const expr = names
     .map((n) => `label_replace(avg_over_time(${n}{${user}}[${segmentS}s]), "saturate_series", "${n}", "", "")`)
     .join(' or ');

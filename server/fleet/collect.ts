@@ -8,7 +8,8 @@
  * host CPU, one for host load and memory and one for host names: four per refresh whatever the GPU count.
  */
 import type { GpuSample, HostSample, StreamMessage } from '../../src/protocol/metrics.ts';
-import { DCGM_SERIES, OWNER_LABELS, labelOf, type DcgmSampleField } from '../../src/protocol/dcgm.ts';
+import { DCGM_SERIES, OWNER_LABELS, isDcgmBlank, labelOf, type DcgmSampleField } from '../../src/protocol/dcgm.ts';
+import { clockEventReasonsFromMask } from '../../src/protocol/metrics.ts';
 import type { PrometheusClient, RangeSeries } from './prometheus-api.ts';
 
 /** Who a GPU belongs to and where it is. */
@@ -88,7 +89,7 @@ export async function collectFleet(client: PrometheusClient, opts: CollectOption
 
 /** Hosts and their messages from range-query series named by dcgm-exporter's metric names (no host data). */
 export function hostsFromSeries(series: RangeSeries[], startS: number, endS: number, stepS: number): FleetHost[] {
-  return buildHosts(series, new Map(), timeline(startS, endS, stepS));
+  return buildHosts(series, new Map(), timeline(startS, endS, stepS), true);
 }
 
 /** The points of a range query, from start to end every step (Prometheus aligns them the same way). */
@@ -158,15 +159,16 @@ function buildHostSamples(
   return out;
 }
 
-const FIELD_REASON = (name: string, profiling: boolean) =>
-  profiling
-    ? `dcgm-exporter sends no ${name}: a profiling field, off in its default counters or not supported on this GPU`
-    : `dcgm-exporter sends no ${name}: add it to its counters CSV`;
+const FIELD_REASON = (s: (typeof DCGM_SERIES)[number]) =>
+  s.profiling
+    ? `dcgm-exporter sends no ${s.name}: a profiling field${s.byDefault === false ? ', off in its default counters' : ''}, or not supported on this GPU`
+    : `dcgm-exporter sends no ${s.name}: ${s.byDefault === false ? 'add it to its counters CSV' : 'not supported on this GPU, or left out of its counters CSV'}`;
 
 function buildHosts(
   series: RangeSeries[],
   hostSamples: Map<string, (HostSample | null)[]>,
   times: number[],
+  averaged = false,
 ): FleetHost[] {
   const gpus = new Map<string, { gpu: FleetGpu; values: Map<string, Map<number, number>> }>();
   for (const s of series) {
@@ -191,7 +193,7 @@ function buildHosts(
     const hostRow = hostSamples.get(h.hostname);
     const messages: StreamMessage[] = [];
     times.forEach((t, i) => {
-      const samples = h.gpus.map((e, index) => gpuSample(e.gpu, e.values, t, index));
+      const samples = h.gpus.map((e, index) => gpuSample(e.gpu, e.values, t, index, averaged));
       if (samples.every((s) => s.error !== null)) return; // no GPU of this host reported at this time
       messages.push({
         seq: i,
@@ -213,7 +215,13 @@ function mergeOwner(into: FleetGpu, from: FleetGpu): void {
   for (const k of ['pod', 'namespace', 'container', 'job'] as const) into.owner[k] ??= from.owner[k];
 }
 
-function gpuSample(gpu: FleetGpu, values: Map<string, Map<number, number>>, t: number, index: number): GpuSample {
+function gpuSample(
+  gpu: FleetGpu,
+  values: Map<string, Map<number, number>>,
+  t: number,
+  index: number,
+  averaged: boolean,
+): GpuSample {
   const nullReasons: Record<string, string> = {};
   const sample: GpuSample = {
     index,
@@ -250,8 +258,13 @@ function gpuSample(gpu: FleetGpu, values: Map<string, Map<number, number>>, t: n
     const field = s.field as DcgmSampleField;
     const points = values.get(s.name);
     const v = points?.get(t);
-    if (v === undefined || !Number.isFinite(v)) {
-      nullReasons[field] = points ? 'no sample from dcgm-exporter at this time' : FIELD_REASON(s.name, s.profiling);
+    if (v === undefined || isDcgmBlank(v)) {
+      nullReasons[field] =
+        v !== undefined
+          ? `DCGM reports no value for ${s.name} on this GPU (a blank sentinel)`
+          : points
+            ? 'no sample from dcgm-exporter at this time'
+            : FIELD_REASON(s);
       continue;
     }
     sample[field] = Math.max(0, v * s.toField);
@@ -261,9 +274,15 @@ function gpuSample(gpu: FleetGpu, values: Map<string, Map<number, number>>, t: n
   const free = values.get('DCGM_FI_DEV_FB_FREE')?.get(t);
   if (used !== undefined && free !== undefined) sample.memTotalBytes = (used + free) * 1024 * 1024;
   else nullReasons['memTotalBytes'] = 'needs DCGM_FI_DEV_FB_USED and DCGM_FI_DEV_FB_FREE';
-  for (const f of ['memReservedBytes', 'powerLimitWatts', 'smClockMaxMhz', 'memClockMhz', 'memClockMaxMhz'] as const)
+  for (const f of ['memReservedBytes', 'smClockMaxMhz', 'memClockMhz', 'memClockMaxMhz'] as const)
     nullReasons[f] = 'not among dcgm-exporter default counters';
-  nullReasons['clockEventReasons'] = 'dcgm-exporter exports no clock event reasons by default';
+  const mask = values.get('DCGM_FI_DEV_CLOCKS_EVENT_REASONS')?.get(t);
+  if (averaged) nullReasons['clockEventReasons'] = 'not read for window segments: a bitmask has no average';
+  else if (mask !== undefined && !isDcgmBlank(mask))
+    sample.clockEventReasons = clockEventReasonsFromMask(Math.round(mask));
+  else
+    nullReasons['clockEventReasons'] =
+      'dcgm-exporter sends no DCGM_FI_DEV_CLOCKS_EVENT_REASONS: add it to its counters CSV to see throttling';
   nullReasons['processes'] = 'Prometheus holds no process list (owner labels come from the pod)';
   for (const f of ['fp16ActivePct', 'fp32ActivePct', 'fp64ActivePct'] as const)
     nullReasons[f] = 'off in dcgm-exporter default counters';

@@ -5,7 +5,18 @@
  * github.com/NVIDIA/dcgm-exporter): profiling (DCP) fields are ratios 0–1, utilization fields are %,
  * framebuffer is MiB, power W, energy a counter in mJ, clocks MHz, and DCP PCIe fields are gauges in bytes/s.
  */
-import type { GpuSample } from './metrics.ts';
+import { CLOCK_EVENT_REASONS, type GpuSample } from './metrics.ts';
+
+/** DCGM's clock event bits are NVML's (dcgm_fields.h DCGM_CLOCKS_EVENT_REASON_* = nvml.h nvmlClocksEventReason*). */
+export function clockEventMask(names: readonly string[]): number {
+  return CLOCK_EVENT_REASONS.filter((r) => names.includes(r.name)).reduce((m, r) => m + r.bit, 0);
+}
+
+/**
+ * DCGM writes "blank" sentinels near 2^63 for a field the GPU does not support (dcgm-exporter's README shows
+ * `DCGM_FI_DEV_MEMORY_TEMP … 9223372036854775794`): such a value is no reading.
+ */
+export const isDcgmBlank = (v: number): boolean => !Number.isFinite(v) || Math.abs(v) >= 9.2e18;
 
 const MIB = 1024 * 1024;
 
@@ -24,6 +35,8 @@ export type DcgmSampleField = keyof Pick<
   | 'pcieTxBytesPerSec'
   | 'pcieRxBytesPerSec'
   | 'temperatureC'
+  | 'memTemperatureC'
+  | 'powerLimitWatts'
 >;
 
 export interface DcgmSeries {
@@ -38,6 +51,8 @@ export interface DcgmSeries {
   toField: number;
   /** True for profiling (DCP) fields: absent on consumer GPUs and off by default for some (SM activity). */
   profiling: boolean;
+  /** False for fields dcgm-exporter leaves out unless its counters CSV lists them. */
+  byDefault?: false;
 }
 
 export const DCGM_SERIES: readonly DcgmSeries[] = [
@@ -72,6 +87,7 @@ export const DCGM_SERIES: readonly DcgmSeries[] = [
     field: 'smActivePct',
     toField: 100,
     profiling: true,
+    byDefault: false,
   },
   {
     name: 'DCGM_FI_PROF_SM_OCCUPANCY',
@@ -80,6 +96,7 @@ export const DCGM_SERIES: readonly DcgmSeries[] = [
     field: 'smOccupancyPct',
     toField: 100,
     profiling: true,
+    byDefault: false,
   },
   {
     name: 'DCGM_FI_PROF_PIPE_TENSOR_ACTIVE',
@@ -162,6 +179,32 @@ export const DCGM_SERIES: readonly DcgmSeries[] = [
     profiling: true,
   },
   {
+    name: 'DCGM_FI_DEV_MEMORY_TEMP',
+    type: 'gauge',
+    help: 'Memory temperature (in C).',
+    field: 'memTemperatureC',
+    toField: 1,
+    profiling: false,
+  },
+  {
+    name: 'DCGM_FI_DEV_POWER_MGMT_LIMIT',
+    type: 'gauge',
+    help: 'Current power limit for the device (in W).',
+    field: 'powerLimitWatts',
+    toField: 1,
+    profiling: false,
+    byDefault: false,
+  },
+  {
+    name: 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS',
+    type: 'gauge',
+    help: 'Current clock event reasons (bitmask of DCGM_CLOCKS_EVENT_REASON_*).',
+    field: null,
+    toField: 1,
+    profiling: false,
+    byDefault: false,
+  },
+  {
     name: 'DCGM_FI_DEV_XID_ERRORS',
     type: 'gauge',
     help: 'Value of the last XID error encountered.',
@@ -225,13 +268,15 @@ export function dcgmValues(sample: GpuSample, energyMj: number | null): Map<stri
   for (const s of DCGM_SERIES) {
     if (s.field === null) continue;
     const v = sample[s.field];
-    if (v !== null) out.set(s.name, v / s.toField);
+    if (v !== null && v !== undefined) out.set(s.name, v / s.toField);
   }
   if (sample.gpuUtilPct !== null && sample.smActivePct !== null)
     out.set('DCGM_FI_PROF_GR_ENGINE_ACTIVE', sample.gpuUtilPct / 100);
   if (sample.memUsedBytes !== null && sample.memTotalBytes !== null)
     out.set('DCGM_FI_DEV_FB_FREE', Math.max(0, sample.memTotalBytes - sample.memUsedBytes) / MIB);
   if (energyMj !== null) out.set('DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION', energyMj);
+  if (sample.clockEventReasons !== null)
+    out.set('DCGM_FI_DEV_CLOCKS_EVENT_REASONS', clockEventMask(sample.clockEventReasons));
   return out;
 }
 
