@@ -10,7 +10,16 @@
 import { diagnose, type BottleneckKind, type Diagnosis } from '../../src/lib/diagnose.ts';
 import type { StreamMessage } from '../../src/protocol/metrics.ts';
 import { DCGM_SERIES } from '../../src/protocol/dcgm.ts';
-import { collectFleet, hostsFromSeries, selectorMatchers, type FleetGpu, type FleetHost } from './collect.ts';
+import { CLOCK_EVENT_REASONS } from '../../src/protocol/metrics.ts';
+import {
+  collectFleet,
+  hostSamplesOver,
+  hostsFromSeries,
+  REASON_PREFIX,
+  selectorMatchers,
+  type FleetGpu,
+  type FleetHost,
+} from './collect.ts';
 import type { PrometheusClient } from './prometheus-api.ts';
 
 export const MAX_SEGMENTS = 28;
@@ -88,7 +97,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
   const startS = opts.endS - opts.windowS;
   const [live, segments, energy] = await Promise.all([
     collectFleet(client, { selector: opts.selector, endS: opts.endS, rangeS: liveS, stepS: liveStepS }),
-    collectSegments(client, opts.selector, startS, opts.endS, segmentS),
+    collectSegments(client, opts.selector, startS, opts.endS, segmentS, liveStepS),
     client.query(
       `increase(DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{${selectorMatchers(opts.selector)}}[${opts.windowS}s])`,
       opts.endS,
@@ -162,10 +171,8 @@ function noData(why: string): GpuAudit['verdict'] {
 /** Adds each segment's state to its GPU's hours; GPUs seen only in the window (gone now) join the report. */
 function accumulate(h: FleetHost, segmentS: number, byKey: Map<string, GpuAudit>, energyOf: Map<string, number>): void {
   const hours = segmentS / 3600;
-  for (const m of h.messages) {
-    // Each segment is one averaged reading: judge it as a steady window of that length.
-    const steady = [{ ...m, sampledAtMs: m.sampledAtMs - segmentS * 1000 + 1 }, m];
-    const verdicts = verdictsOf(steady, segmentS);
+  h.messages.forEach((m, mi) => {
+    const verdicts = verdictsOf(steadyWindow(m, segmentS, h.reasonShares?.[mi]), segmentS);
     m.gpus.forEach((s, i) => {
       if (s.error !== null) return;
       const g = h.gpus[s.index]!;
@@ -184,13 +191,44 @@ function accumulate(h: FleetHost, segmentS: number, byKey: Map<string, GpuAudit>
       a.hours[kind] = (a.hours[kind] ?? 0) + hours;
       a.reportedHours += hours;
     });
-  }
+  });
+}
+
+/** Copies of a segment's averaged reading across the segment. */
+export const STEADY_COPIES = 10;
+
+/**
+ * A segment's averages as a window of STEADY_COPIES readings spread over it, so the engine judges it as a
+ * steady stretch. A clock event reason active in a share p of the segment's scrapes is set on round(p × 10)
+ * of the copies: the engine then applies its own rule for how often a reason must be active.
+ */
+export function steadyWindow(
+  m: StreamMessage,
+  segmentS: number,
+  shares?: Map<number, Record<string, number>>,
+): StreamMessage[] {
+  return Array.from({ length: STEADY_COPIES }, (_, k) => ({
+    ...m,
+    sampledAtMs: m.sampledAtMs - Math.round(((STEADY_COPIES - 1 - k) * segmentS * 1000) / STEADY_COPIES),
+    gpus: m.gpus.map((g, gi) => {
+      const share = shares?.get(gi);
+      if (!share) return g;
+      return {
+        ...g,
+        clockEventReasons: Object.entries(share)
+          .filter(([, p]) => k < Math.round(p * STEADY_COPIES))
+          .map(([name]) => name),
+      };
+    }),
+  }));
 }
 
 /**
  * Per-segment averages of every dcgm-exporter gauge in ONE query. Functions drop `__name__`, and `or` matches
  * series on their labels without it, so each average carries its series name in a label of its own
- * (`saturate_series`) that keeps the union's members apart; it becomes `__name__` again here.
+ * (`saturate_series`) that keeps the union's members apart; it becomes `__name__` again here. Clock event
+ * reasons are a bitmask, which has no average: for each limiting reason the query takes the share of scrapes
+ * with its bit set (`mask % 2b >= b`), named `reason:<Name>`.
  */
 async function collectSegments(
   client: PrometheusClient,
@@ -198,15 +236,26 @@ async function collectSegments(
   startS: number,
   endS: number,
   segmentS: number,
+  scrapeS: number,
 ): Promise<FleetHost[]> {
   const user = selectorMatchers(selector);
   const skip = new Set(['DCGM_FI_DEV_XID_ERRORS', 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS']); // codes and bitmasks have no average
   const names = DCGM_SERIES.filter((s) => s.type === 'gauge' && !skip.has(s.name)).map((s) => s.name);
-  const expr = names
-    .map((n) => `label_replace(avg_over_time(${n}{${user}}[${segmentS}s]), "saturate_series", "${n}", "", "")`)
-    .join(' or ');
+  const tag = (expr: string, name: string) => `label_replace(${expr}, "saturate_series", "${name}", "", "")`;
+  const expr = [
+    ...names.map((n) => tag(`avg_over_time(${n}{${user}}[${segmentS}s])`, n)),
+    ...CLOCK_EVENT_REASONS.filter((r) => r.limiting).map((r) =>
+      tag(
+        `avg_over_time(((DCGM_FI_DEV_CLOCKS_EVENT_REASONS{${user}} % ${2 * r.bit}) >= bool ${r.bit})[${segmentS}s:${scrapeS}s])`,
+        `${REASON_PREFIX}${r.name}`,
+      ),
+    ),
+  ].join(' or ');
   const first = startS + segmentS;
-  const series = await client.queryRange(expr, first, endS, segmentS);
+  const [series, hosts] = await Promise.all([
+    client.queryRange(expr, first, endS, segmentS),
+    hostSamplesOver(client, first, endS, segmentS, segmentS),
+  ]);
   for (const s of series) s.labels['__name__'] = s.labels['saturate_series'] ?? '';
-  return hostsFromSeries(series, first, endS, segmentS);
+  return hostsFromSeries(series, first, endS, segmentS, hosts);
 }

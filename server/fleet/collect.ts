@@ -5,7 +5,7 @@
  * the reason, never 0.
  *
  * Queries are batched: one range query for every dcgm-exporter series (a `__name__` regex), one for the
- * host CPU, one for host load and memory and one for host names: four per refresh whatever the GPU count.
+ * host CPU, one for host load and memory and one for host names: four per read whatever the GPU count.
  */
 import type { GpuSample, HostSample, StreamMessage } from '../../src/protocol/metrics.ts';
 import { DCGM_SERIES, OWNER_LABELS, isDcgmBlank, labelOf, type DcgmSampleField } from '../../src/protocol/dcgm.ts';
@@ -30,7 +30,12 @@ export interface FleetHost {
   hostname: string;
   gpus: FleetGpu[];
   messages: StreamMessage[];
+  /** For averaged segments: per message, per GPU (position), the share of scrapes each clock event reason was active. */
+  reasonShares?: Map<number, Record<string, number>>[];
 }
+
+/** Series named `reason:<NvmlName>` carry the share of scrapes a clock event reason was active. */
+export const REASON_PREFIX = 'reason:';
 
 export interface CollectOptions {
   /** A PromQL selector such as `{hostname=~"gpu-.*"}`, applied to every dcgm-exporter series. */
@@ -66,30 +71,54 @@ export function seriesSelector(names: readonly string[], selector?: string): str
 /** Reads the GPUs that match `opts.selector` over the range and builds each host's messages. */
 export async function collectFleet(client: PrometheusClient, opts: CollectOptions): Promise<FleetHost[]> {
   const startS = opts.endS - opts.rangeS;
-  const range = (expr: string) => client.queryRange(expr, startS, opts.endS, opts.stepS);
-  const rateWindow = `${Math.max(60, opts.stepS * 4)}s`;
-  const [gpuSeries, cpuSeries, hostSeries, unameSeries] = await Promise.all([
-    range(seriesSelector(NAMES, opts.selector)),
-    range(`1 - rate(node_cpu_seconds_total{mode="idle"}[${rateWindow}])`),
-    range(
-      seriesSelector([
-        'node_load1',
-        'node_load5',
-        'node_load15',
-        'node_memory_MemTotal_bytes',
-        'node_memory_MemAvailable_bytes',
-      ]),
-    ),
-    client.query('node_uname_info', opts.endS),
+  const [gpuSeries, hostSamples] = await Promise.all([
+    client.queryRange(seriesSelector(NAMES, opts.selector), startS, opts.endS, opts.stepS),
+    hostSamplesOver(client, startS, opts.endS, opts.stepS, Math.max(60, opts.stepS * 4)),
   ]);
-  const nodeOf = new Map(unameSeries.map((s) => [s.labels['instance'] ?? '', s.labels['nodename'] ?? '']));
-  const times = timeline(startS, opts.endS, opts.stepS);
-  return buildHosts(gpuSeries, buildHostSamples(cpuSeries, hostSeries, nodeOf, times), times);
+  return buildHosts(gpuSeries, hostSamples, timeline(startS, opts.endS, opts.stepS));
 }
 
-/** Hosts and their messages from range-query series named by dcgm-exporter's metric names (no host data). */
-export function hostsFromSeries(series: RangeSeries[], startS: number, endS: number, stepS: number): FleetHost[] {
-  return buildHosts(series, new Map(), timeline(startS, endS, stepS), true);
+/**
+ * Each host's CPU (per core, busy share over `rateWindowS`), load and memory from node-exporter, keyed by the
+ * host name node-exporter reports (`node_uname_info`), at the points of a range: three queries.
+ */
+export async function hostSamplesOver(
+  client: PrometheusClient,
+  startS: number,
+  endS: number,
+  stepS: number,
+  rateWindowS: number,
+): Promise<Map<string, (HostSample | null)[]>> {
+  const range = (expr: string) => client.queryRange(expr, startS, endS, stepS);
+  const [cpuSeries, hostSeries, unameSeries] = await Promise.all([
+    range(`1 - rate(node_cpu_seconds_total{mode="idle"}[${rateWindowS}s])`),
+    range(seriesSelector(HOST_GAUGES)),
+    client.query('node_uname_info', endS),
+  ]);
+  const nodeOf = new Map(unameSeries.map((s) => [s.labels['instance'] ?? '', s.labels['nodename'] ?? '']));
+  return buildHostSamples(cpuSeries, hostSeries, nodeOf, timeline(startS, endS, stepS));
+}
+
+const HOST_GAUGES = [
+  'node_load1',
+  'node_load5',
+  'node_load15',
+  'node_memory_MemTotal_bytes',
+  'node_memory_MemAvailable_bytes',
+];
+
+/**
+ * Hosts and their messages from range-query series named by dcgm-exporter's metric names, each point an
+ * average over the step (`averaged`: clock event reasons then come as shares, see FleetHost.reasonShares).
+ */
+export function hostsFromSeries(
+  series: RangeSeries[],
+  startS: number,
+  endS: number,
+  stepS: number,
+  hostSamples: Map<string, (HostSample | null)[]> = new Map(),
+): FleetHost[] {
+  return buildHosts(series, hostSamples, timeline(startS, endS, stepS), true);
 }
 
 /** The points of a range query, from start to end every step (Prometheus aligns them the same way). */
@@ -206,8 +235,30 @@ function buildHosts(
         throughput: null,
       });
     });
-    out.push({ hostname: h.hostname, gpus: h.gpus.map((e) => e.gpu), messages });
+    const host: FleetHost = { hostname: h.hostname, gpus: h.gpus.map((e) => e.gpu), messages };
+    if (averaged) host.reasonShares = messages.map((m) => reasonSharesAt(h.gpus, m.sampledAtMs / 1000));
+    out.push(host);
   }
+  return out;
+}
+
+function reasonSharesAt(
+  gpus: { values: Map<string, Map<number, number>> }[],
+  t: number,
+): Map<number, Record<string, number>> {
+  const out = new Map<number, Record<string, number>>();
+  gpus.forEach((e, gi) => {
+    const shares: Record<string, number> = {};
+    let known = false; // the exporter sends the bitmask for this GPU at this time (no reason active is a reading too)
+    for (const [name, points] of e.values) {
+      if (!name.startsWith(REASON_PREFIX)) continue;
+      const v = points.get(Math.round(t * 1000) / 1000);
+      if (v === undefined) continue;
+      known = true;
+      if (v > 0) shares[name.slice(REASON_PREFIX.length)] = v;
+    }
+    if (known) out.set(gi, shares);
+  });
   return out;
 }
 

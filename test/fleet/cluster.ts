@@ -1,7 +1,8 @@
 /**
  * A simulated GPU cluster written as dcgm-exporter and node-exporter series (OpenMetrics with timestamps),
  * for `promtool tsdb create-blocks-from openmetrics`. Each host runs one of the simulator's scenarios on
- * 8 GPUs; single-GPU scenarios run 8 independent copies (one seed per GPU). Values come from the same
+ * 8 GPUs: single-GPU scenarios run 8 independent copies (one seed per GPU), multi-GPU ones as many
+ * copies of all their ranks as fill 8. Values come from the same
  * simulator and the same `dcgmValues` table as the lab server's `--dcgm-names` exporter.
  */
 import { createWriteStream } from 'node:fs';
@@ -9,6 +10,7 @@ import { once } from 'node:events';
 import { sampleAt, SCENARIOS } from '../../src/lib/sim/index.ts';
 import { dcgmLabelText, dcgmValues, DCGM_SERIES } from '../../src/protocol/dcgm.ts';
 import type { GpuSample, HostSample } from '../../src/protocol/metrics.ts';
+import type { BottleneckKind } from '../../src/lib/diagnose.ts';
 
 export interface SimHost {
   hostname: string;
@@ -20,9 +22,32 @@ export interface SimHost {
   noProfiling?: boolean;
   /** Stop reporting at this time (an exporter that died). */
   untilMs?: number;
+  /** No node-exporter on this host (no host CPU). */
+  noNodeExporter?: boolean;
 }
 
 export const GPUS_PER_HOST = 8;
+
+/** The cause each simulator scenario stands for (its scenario id → the diagnosis kind), at default knobs. */
+export const CLUSTER_CAUSES: Record<string, BottleneckKind> = {
+  idle: 'idle-allocated', // the idle scenario holds its memory until its knob frees it
+  'data-starved': 'data-starvation',
+  'small-kernels': 'small-kernels',
+  'memory-bound': 'memory-bound',
+  'compute-bound': 'compute-bound',
+  throttled: 'throttled',
+  'nccl-hang': 'communication-hang',
+  straggler: 'straggler',
+};
+
+/** One host per scenario, named `sim-<scenario>`. */
+export function scenarioCluster(): SimHost[] {
+  return Object.keys(CLUSTER_CAUSES).map((scenario) => ({
+    hostname: `sim-${scenario}`,
+    phases: [{ fromMs: 0, scenario }],
+    labels: { namespace: 'sim', pod: scenario },
+  }));
+}
 
 /** The 8 GPU samples and the host sample of `host` at `tMs` (ms since the cluster's start). */
 export function hostFrame(host: SimHost, tMs: number): { gpus: GpuSample[]; host: HostSample } {
@@ -30,14 +55,16 @@ export function hostFrame(host: SimHost, tMs: number): { gpus: GpuSample[]; host
   const def = SCENARIOS.find((s) => s.id === phase.scenario);
   if (!def) throw new Error(`unknown scenario ${phase.scenario}`);
   const local = tMs - phase.fromMs;
-  if (def.gpuCount >= GPUS_PER_HOST) {
-    const f = sampleAt(phase.scenario, local, host.hostname, phase.knobs);
-    return { gpus: f.gpus.slice(0, GPUS_PER_HOST), host: f.host };
-  }
-  const frames = Array.from({ length: GPUS_PER_HOST }, (_, i) =>
+  // Enough copies of the scenario's own GPUs (1 for single-GPU scenarios, all ranks for multi-GPU ones) to fill 8.
+  const copies = Math.ceil(GPUS_PER_HOST / def.gpuCount);
+  const frames = Array.from({ length: copies }, (_, i) =>
     sampleAt(phase.scenario, local, `${host.hostname}/${i}`, phase.knobs),
   );
-  return { gpus: frames.map((f, i) => ({ ...f.gpus[0]!, index: i })), host: frames[0]!.host };
+  const gpus = frames
+    .flatMap((f) => f.gpus)
+    .slice(0, GPUS_PER_HOST)
+    .map((g, i) => ({ ...g, index: i }));
+  return { gpus, host: frames[0]!.host };
 }
 
 /**
@@ -99,6 +126,53 @@ export async function writeClusterOpenMetrics(
         }
       }
   }
+  // node-exporter beside dcgm-exporter: per-core CPU seconds, load, memory, and the host name.
+  const node = (h: SimHost) => `instance="${h.hostname}:9100",job="node"`;
+  const cpuSeconds = frames.map((row) => {
+    const acc: number[] = [];
+    return row.map((f) =>
+      f
+        ? f.host.perCorePct.map((pct, c) => {
+            acc[c] = (acc[c] ?? 0) + ((100 - pct) / 100) * (stepMs / 1000);
+            return acc[c]!;
+          })
+        : null,
+    );
+  });
+  await write('# TYPE node_cpu_seconds_total gauge\n');
+  for (const [hi, h] of hosts.entries())
+    for (const [ti, t] of times.entries()) {
+      const idle = cpuSeconds[hi]![ti];
+      if (!idle || h.noNodeExporter) continue;
+      for (const [c, v] of idle.entries()) {
+        await write(`node_cpu_seconds_total{cpu="${c}",mode="idle",${node(h)}} ${v} ${t / 1000}\n`);
+        n++;
+      }
+    }
+  const gauges: [string, (f: { host: HostSample }) => number][] = [
+    ['node_load1', (f) => f.host.load.avg1],
+    ['node_load5', (f) => f.host.load.avg5],
+    ['node_load15', (f) => f.host.load.avg15],
+    ['node_memory_MemTotal_bytes', (f) => f.host.mem.totalBytes],
+    ['node_memory_MemAvailable_bytes', (f) => f.host.mem.availableBytes],
+  ];
+  for (const [name, get] of gauges) {
+    await write(`# TYPE ${name} gauge\n`);
+    for (const [hi, h] of hosts.entries())
+      for (const [ti, t] of times.entries()) {
+        const f = frames[hi]![ti];
+        if (!f || h.noNodeExporter) continue;
+        await write(`${name}{${node(h)}} ${get(f)} ${t / 1000}\n`);
+        n++;
+      }
+  }
+  await write('# TYPE node_uname_info gauge\n');
+  for (const [hi, h] of hosts.entries())
+    for (const [ti, t] of times.entries()) {
+      if (!frames[hi]![ti] || h.noNodeExporter) continue;
+      await write(`node_uname_info{nodename="${h.hostname}",${node(h)}} 1 ${t / 1000}\n`);
+      n++;
+    }
   await write('# EOF\n');
   out.end();
   await once(out, 'finish');
