@@ -9,7 +9,7 @@
  */
 import type { GpuSample, HostSample, StreamMessage } from '../../src/protocol/metrics.ts';
 import { DCGM_SERIES, OWNER_LABELS, isDcgmBlank, labelOf, type DcgmSampleField } from '../../src/protocol/dcgm.ts';
-import { clockEventReasonsFromMask } from '../../src/protocol/metrics.ts';
+import { clockEventReasonsFromMask, emptyGpuSample } from '../../src/protocol/metrics.ts';
 import type { PrometheusClient, RangeSeries } from './prometheus-api.ts';
 
 /** Who a GPU belongs to and where it is. */
@@ -273,37 +273,8 @@ function gpuSample(
   index: number,
   averaged: boolean,
 ): GpuSample {
-  const nullReasons: Record<string, string> = {};
-  const sample: GpuSample = {
-    index,
-    uuid: gpu.uuid ?? gpu.key,
-    name: gpu.model,
-    error: null,
-    gpuUtilPct: null,
-    memUtilPct: null,
-    memUsedBytes: null,
-    memTotalBytes: null,
-    memReservedBytes: null,
-    powerWatts: null,
-    powerLimitWatts: null,
-    temperatureC: null,
-    smClockMhz: null,
-    smClockMaxMhz: null,
-    memClockMhz: null,
-    memClockMaxMhz: null,
-    pcieTxBytesPerSec: null,
-    pcieRxBytesPerSec: null,
-    clockEventReasons: null,
-    processes: null,
-    smActivePct: null,
-    smOccupancyPct: null,
-    tensorActivePct: null,
-    dramActivePct: null,
-    fp16ActivePct: null,
-    fp32ActivePct: null,
-    fp64ActivePct: null,
-    nullReasons,
-  };
+  const sample = emptyGpuSample({ index, uuid: gpu.uuid ?? gpu.key, name: gpu.model });
+  const nullReasons = sample.nullReasons;
   let any = false;
   for (const s of FIELD_SERIES) {
     const field = s.field as DcgmSampleField;

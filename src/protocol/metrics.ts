@@ -225,6 +225,13 @@ export const GPU_METRIC_FIELDS = [
 ] as const satisfies readonly (keyof GpuSample)[];
 export type GpuMetricField = (typeof GPU_METRIC_FIELDS)[number];
 
+/** A GPU sample with its identity and every metric null (the caller fills what it reads, and says why the rest is null). */
+export function emptyGpuSample(id: { index: number; uuid: string; name: string }): GpuSample {
+  const sample = { ...id, error: null, nullReasons: {} } as GpuSample;
+  for (const f of GPU_METRIC_FIELDS) (sample as Record<GpuMetricField, null>)[f] = null;
+  return sample;
+}
+
 /** One clock event reason: its NVML bit and name, and the names nvidia-smi and DCGM print for it. */
 export interface ClockEventReason {
   /** Bit in `nvmlDeviceGetCurrentClocksEventReasons` and `DCGM_FI_DEV_CLOCKS_EVENT_REASONS`. */
