@@ -1,0 +1,135 @@
+/**
+ * `--source prometheus:<url>`: the lab server's GPUs are a fleet's, read from Prometheus. Every GPU that
+ * matches the selector becomes one device of the stream (named with its host), refreshed from the newest
+ * scrape every `refreshS` seconds; the lab console's charts and GPU picker then show any GPU of the fleet
+ * live, and `/api/fleet` runs the waste audit on the same Prometheus.
+ *
+ * Lifecycle: `openPrometheusSource()` reads the fleet once (so the device list is known before the server
+ * listens), `start()` begins the refresh timer, `close()` stops it. A GPU that stops reporting keeps its
+ * place with an error; one that appears later joins on the next restart (the device list is fixed).
+ */
+import type { DeviceInfo, GpuSample } from '../../src/protocol/metrics.ts';
+import { emptyGpuSample } from '../../src/protocol/metrics.ts';
+import { audit, type AuditReport } from './audit.ts';
+import { collectFleet, type FleetGpu } from './collect.ts';
+import { createPrometheusClient, type PrometheusClient, type PrometheusOptions } from './prometheus-api.ts';
+
+export interface PrometheusSourceOptions extends PrometheusOptions {
+  selector?: string | undefined;
+  /** Seconds between refreshes (dcgm-exporter's own interval is 30 s by default). */
+  refreshS?: number;
+  /** The clock, ms since epoch (tests pass a fixed one). */
+  now?: () => number;
+}
+
+export interface PrometheusSource {
+  readonly id: string;
+  readonly simulated: false;
+  readonly reason: null;
+  devices(): DeviceInfo[];
+  read(nowMs: number): { gpus: GpuSample[]; host: null; throughput: null };
+  /** Reads the newest scrape now (the timer calls it; tests call it directly). */
+  refresh(): Promise<void>;
+  /** The waste audit over `windowS`, cached for `refreshS` per window. */
+  fleet(windowS: number, pricePerGpuHour: number | null): Promise<AuditReport>;
+  start(): void;
+  close(): void;
+  /** The fleet GPU behind each device index. */
+  readonly gpus: readonly FleetGpu[];
+}
+
+/** Connects, reads the fleet once and returns the source; throws a PrometheusError or "nothing matched". */
+export async function openPrometheusSource(opts: PrometheusSourceOptions): Promise<PrometheusSource> {
+  const client: PrometheusClient = createPrometheusClient(opts);
+  const now = opts.now ?? Date.now;
+  const refreshS = Math.max(5, opts.refreshS ?? 15);
+  const lookbackS = Math.max(60, refreshS * 4);
+  const read = () =>
+    collectFleet(client, {
+      selector: opts.selector,
+      endS: Math.floor(now() / 1000),
+      rangeS: lookbackS,
+      stepS: refreshS,
+    });
+  const hosts = await read();
+  const gpus: FleetGpu[] = hosts.flatMap((h) => h.gpus);
+  if (!gpus.length)
+    throw new Error(
+      `no GPU matched${opts.selector ? ` ${opts.selector}` : ''} in ${client.where} over the last ${lookbackS} s: check the selector, and that Prometheus scrapes dcgm-exporter`,
+    );
+  const indexOf = new Map(gpus.map((g, i) => [g.key, i]));
+  const label = (g: FleetGpu) => `${g.model} (${g.hostname}, GPU ${g.gpu})`;
+  const devices: DeviceInfo[] = gpus.map((g, i) => ({
+    index: i,
+    name: label(g),
+    uuid: g.uuid ?? g.key,
+    memTotalBytes: null,
+    smClockMaxMhz: null,
+    memClockMaxMhz: null,
+    gpmSupported: false,
+  }));
+  let latest: GpuSample[] = [];
+  let lastError: string | null = null;
+  const store = (h: Awaited<ReturnType<typeof read>>) => {
+    const next = gpus.map((g, i) => {
+      const gone = emptyGpuSample({ index: i, uuid: g.uuid ?? g.key, name: label(g) });
+      gone.error = lastError ?? `no scrape from ${g.hostname} in the last ${lookbackS} s`;
+      return gone;
+    });
+    for (const host of h) {
+      const last = host.messages.at(-1);
+      if (!last) continue;
+      host.gpus.forEach((g, pos) => {
+        const i = indexOf.get(g.key);
+        const s = last.gpus[pos];
+        if (i === undefined || !s) return;
+        next[i] = { ...s, index: i, name: label(g) };
+      });
+    }
+    latest = next;
+  };
+  store(hosts);
+  const audits = new Map<string, { atMs: number; report: Promise<AuditReport> }>();
+  let timer: ReturnType<typeof setInterval> | null = null;
+  const source: PrometheusSource = {
+    id: `prometheus:${client.where}`,
+    simulated: false,
+    reason: null,
+    gpus,
+    devices: () => devices,
+    read: () => ({ gpus: latest, host: null, throughput: null }),
+    async refresh() {
+      try {
+        const h = await read();
+        lastError = null;
+        store(h);
+      } catch (e) {
+        lastError = `Prometheus: ${(e as Error).message}`;
+        store([]);
+      }
+    },
+    fleet(windowS, price) {
+      const key = `${windowS}|${price}`;
+      const hit = audits.get(key);
+      if (hit && now() - hit.atMs < refreshS * 1000) return hit.report;
+      const report = audit(client, {
+        windowS,
+        endS: Math.floor(now() / 1000),
+        selector: opts.selector,
+        pricePerGpuHour: price,
+      });
+      audits.set(key, { atMs: now(), report });
+      report.catch(() => audits.delete(key));
+      return report;
+    },
+    start() {
+      timer ??= setInterval(() => void source.refresh(), refreshS * 1000);
+      timer.unref?.();
+    },
+    close() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
+  return source;
+}

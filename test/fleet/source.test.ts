@@ -1,0 +1,68 @@
+/**
+ * `--source prometheus:<url>`: the fleet's GPUs as the lab server's devices, from a real Prometheus.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openPrometheusSource } from '../../server/fleet/source.ts';
+import { scenarioCluster, writeClusterOpenMetrics } from './cluster.ts';
+import { startPrometheus, type RunningPrometheus } from './prometheus-harness.ts';
+
+const END_MS = Date.UTC(2026, 10, 30, 12, 0, 0);
+let prom: RunningPrometheus;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'saturate-source-'));
+  const file = join(dir, 'cluster.om');
+  const hosts = scenarioCluster().slice(0, 3);
+  await writeClusterOpenMetrics(file, hosts, END_MS - 600_000, END_MS, 15_000);
+  prom = await startPrometheus({ openMetricsFile: file });
+}, 120_000);
+
+afterAll(async () => {
+  await prom?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the Prometheus source', () => {
+  test('every matching GPU is a device named with its host, read from the newest scrape', async () => {
+    let nowMs = END_MS;
+    const src = await openPrometheusSource({ url: prom.url, now: () => nowMs });
+    try {
+      expect(src.devices()).toHaveLength(24);
+      expect(src.devices()[0]!.name).toMatch(/^NVIDIA .+ \(sim-[a-z-]+, GPU 0\)$/);
+      const starved = src.devices().findIndex((d) => d.name.includes('sim-data-starved'));
+      const r = src.read(nowMs);
+      expect(r.gpus).toHaveLength(24);
+      expect(r.gpus[starved]!.error).toBeNull();
+      expect(r.gpus[starved]!.gpuUtilPct).toBeGreaterThan(0);
+      // Ten minutes later nothing new was scraped: every GPU says so instead of repeating old numbers.
+      nowMs = END_MS + 600_000;
+      await src.refresh();
+      expect(src.read(nowMs).gpus.every((g) => g.error !== null && g.gpuUtilPct === null)).toBe(true);
+    } finally {
+      src.close();
+    }
+  });
+
+  test('a selector that matches nothing refuses to start, saying what to check', async () => {
+    await expect(
+      openPrometheusSource({ url: prom.url, selector: '{hostname="nope"}', now: () => END_MS }),
+    ).rejects.toThrow(/no GPU matched \{hostname="nope"\}/);
+  });
+
+  test('the fleet audit is served from the same Prometheus and cached between refreshes', async () => {
+    const src = await openPrometheusSource({ url: prom.url, now: () => END_MS });
+    try {
+      const a = await src.fleet(600, 2);
+      const b = await src.fleet(600, 2);
+      expect(b).toBe(a);
+      expect(a.gpus).toHaveLength(24);
+      expect(a.summary.pricePerGpuHour).toBe(2);
+    } finally {
+      src.close();
+    }
+  });
+});
