@@ -7,10 +7,11 @@
 import type { OutgoingHttpHeaders, Server } from 'node:http';
 import { createAdaptorServer, type HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createSampler, type Sampler, type Tick } from './sampler.ts';
-import { hostChecker, newToken, normaliseOrigin, tokenFrom, tokenMatches } from './security.ts';
+import { corsHeadersFor, hostGuard, jsonError, originGuard, SECURITY_HEADERS, tokenGuard } from './guards.ts';
+import { newToken, normaliseOrigin } from './security.ts';
 import type { MetricSource } from './sources/types.ts';
 import { createStaticHandler } from './static.ts';
 import { createStreamHub } from './stream.ts';
@@ -61,20 +62,10 @@ export interface LabServer {
   close(): Promise<void>;
 }
 
-/** Headers on every response. */
-const SECURITY_HEADERS = {
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer', // the token travels in URLs: never leak it in Referer
-} as const;
-
-const json = (c: Context, status: 400 | 401 | 403 | 404 | 405 | 413 | 415 | 422 | 500 | 503, error: string): Response =>
-  c.json({ error }, status);
-
 /** Builds the app, sampler and HTTP server without listening. */
 export function createServer(options: ServerOptions): LabServer {
   const token = options.token ?? newToken();
   const allowOrigins = new Set((options.allowOrigins ?? []).map(normaliseOrigin));
-  const hostOk = hostChecker(options.host ?? '127.0.0.1');
   const maxStreams = options.maxStreams ?? 32;
   const log = options.log ?? ((m: string) => console.error(m));
   const sampler = createSampler({
@@ -94,61 +85,11 @@ export function createServer(options: ServerOptions): LabServer {
   const serveStatic = options.staticDir ? createStaticHandler(options.staticDir) : null;
   const hub = createStreamHub({ sampler, heartbeatMs: options.heartbeatMs ?? 15_000 });
   const app = new Hono<{ Bindings: HttpBindings }>();
-  const corsHeaders = (origin: string | undefined): Record<string, string> =>
-    origin !== undefined && allowOrigins.has(origin) ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : {};
 
-  // 1. DNS-rebinding defence: every request must name this machine in its Host header.
-  app.use('*', async (c, next): Promise<Response | void> => {
-    if (!hostOk(c.req.header('host')))
-      return json(c, 403, 'Host not allowed: use http://127.0.0.1:<port>/ or localhost (or the configured --host).');
-    await next();
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
-  });
-
-  // 2. CORS for allowed origins only, including Private Network Access preflights.
-  app.use('*', async (c, next): Promise<Response | void> => {
-    const origin = c.req.header('origin');
-    const allowed = origin !== undefined && allowOrigins.has(origin);
-    if (c.req.method === 'OPTIONS') {
-      if (!allowed) return c.body(null, 403);
-      c.header('Access-Control-Allow-Origin', origin);
-      c.header('Vary', 'Origin');
-      c.header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-      c.header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Last-Event-ID');
-      c.header('Access-Control-Max-Age', '600');
-      if (c.req.header('access-control-request-private-network') === 'true')
-        c.header('Access-Control-Allow-Private-Network', 'true');
-      return c.body(null, 204);
-    }
-    // A browser request from a page of another origin that was not allowed is refused outright
-    // (defence in depth: it would also need the token). Same-origin pages and non-browser clients pass.
-    const sameOrigin = origin !== undefined && origin === `${new URL(c.req.url).protocol}//${c.req.header('host')}`;
-    if (
-      origin !== undefined &&
-      origin !== 'null' &&
-      !allowed &&
-      !sameOrigin &&
-      (c.req.path.startsWith('/api/') || c.req.path === '/metrics')
-    ) {
-      return json(
-        c,
-        403,
-        `Origin ${origin} is not allowed: start the lab server with --allow-origin ${origin} to let that site use it.`,
-      );
-    }
-    await next();
-    for (const [name, value] of Object.entries(corsHeaders(origin))) c.header(name, value);
-  });
-
-  // 3. The token on every API route but health, and on /metrics.
-  const requireToken = async (c: Context, next: () => Promise<void>): Promise<Response | void> => {
-    if (!tokenMatches(tokenFrom(c.req.header('authorization'), c.req.query('token')), token)) {
-      c.header('WWW-Authenticate', 'Bearer');
-      return json(c, 401, 'Missing or wrong token: open the URL the lab server printed (it ends in ?token=…).');
-    }
-    await next();
-    c.header('Cache-Control', 'no-store');
-  };
+  // Guards, in order: Host (DNS rebinding), Origin (CORS), then the token on every API route but health.
+  app.use('*', hostGuard(options.host ?? '127.0.0.1'));
+  app.use('*', originGuard(allowOrigins));
+  const requireToken = tokenGuard(() => token);
 
   app.get('/api/health', (c) =>
     c.json({
@@ -176,14 +117,14 @@ export function createServer(options: ServerOptions): LabServer {
 
   app.get('/api/snapshot', (c) => {
     const latest = sampler.latest();
-    if (!latest) return json(c, 503, 'No sample yet: the first arrives within one interval.');
+    if (!latest) return jsonError(c, 503, 'No sample yet: the first arrives within one interval.');
     return c.body(latest.json, 200, { 'Content-Type': 'application/json; charset=utf-8' });
   });
 
   app.get('/api/stream', (c) => {
     if (hub.size >= maxStreams) {
       c.header('Retry-After', '5');
-      return json(
+      return jsonError(
         c,
         503,
         `Too many live streams (limit ${maxStreams}): close another lab tab, or start the server with a higher --max-streams.`,
@@ -191,7 +132,10 @@ export function createServer(options: ServerOptions): LabServer {
     }
     const raw = c.req.header('last-event-id') ?? c.req.query('lastEventId');
     const lastSeq = raw !== undefined && /^\d{1,15}$/.test(raw) ? Number(raw) : null;
-    const headers: OutgoingHttpHeaders = { ...SECURITY_HEADERS, ...corsHeaders(c.req.header('origin')) };
+    const headers: OutgoingHttpHeaders = {
+      ...SECURITY_HEADERS,
+      ...corsHeadersFor(allowOrigins, c.req.header('origin')),
+    };
     hub.attach(c.env.incoming, c.env.outgoing, lastSeq, headers);
     // The hub writes the response itself; this tells the adaptor not to (a fresh object: middleware may add headers to it).
     return new Response(null, { headers: RESPONSE_ALREADY_SENT.headers });
@@ -203,22 +147,26 @@ export function createServer(options: ServerOptions): LabServer {
       maxSize: options.maxBodyBytes ?? 16 * 1024,
       onError: (c) => {
         c.header('Connection', 'close'); // the rest of the body is never read: do not reuse this socket
-        return json(c, 413, 'Body too large: send one small JSON object per report.');
+        return jsonError(c, 413, 'Body too large: send one small JSON object per report.');
       },
     }),
     async (c) => {
       if (!/^application\/json\b/i.test(c.req.header('content-type') ?? ''))
-        return json(c, 415, 'Send JSON with Content-Type: application/json.');
+        return jsonError(c, 415, 'Send JSON with Content-Type: application/json.');
       let body: unknown;
       try {
         body = JSON.parse(await c.req.text());
       } catch {
-        return json(c, 400, 'Body is not valid JSON.');
+        return jsonError(c, 400, 'Body is not valid JSON.');
       }
       const { ThroughputReportSchema } = await import('../src/protocol/metrics.ts');
       const parsed = ThroughputReportSchema.safeParse(body);
       if (!parsed.success)
-        return json(c, 422, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+        return jsonError(
+          c,
+          422,
+          parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
+        );
       return c.json({ ok: true, throughput: sampler.reportThroughput(parsed.data) });
     },
   );
@@ -229,7 +177,7 @@ export function createServer(options: ServerOptions): LabServer {
   });
 
   app.all('/api/*', (c) =>
-    json(
+    jsonError(
       c,
       404,
       `No API route ${c.req.method} ${c.req.path}. Routes: /api/health, /api/devices, /api/snapshot, /api/stream, POST /api/throughput, /metrics.`,
@@ -238,15 +186,20 @@ export function createServer(options: ServerOptions): LabServer {
 
   app.all('*', async (c) => {
     if (!serveStatic)
-      return json(c, 404, 'Not found. This lab server has no site to serve; run `npm start` to serve the built site.');
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return json(c, 405, 'Only GET and HEAD are served here.');
+      return jsonError(
+        c,
+        404,
+        'Not found. This lab server has no site to serve; run `npm start` to serve the built site.',
+      );
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD')
+      return jsonError(c, 405, 'Only GET and HEAD are served here.');
     const res = await serveStatic(c.req.method, new URL(c.req.url).pathname, c.req.header('accept-encoding'));
-    return res ?? json(c, 400, 'Bad path.');
+    return res ?? jsonError(c, 400, 'Bad path.');
   });
 
   app.onError((e, c) => {
     log(`[http] ${c.req.method} ${c.req.path}: ${e instanceof Error ? e.message : String(e)}`);
-    return json(c, 500, 'Internal error; see the lab server log.');
+    return jsonError(c, 500, 'Internal error; see the lab server log.');
   });
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
