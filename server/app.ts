@@ -10,6 +10,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createSampler, type Sampler, type Tick } from './sampler.ts';
+import { DEFAULTS } from './defaults.ts';
 import { corsHeadersFor, hostGuard, jsonError, originGuard, SECURITY_HEADERS, tokenGuard } from './guards.ts';
 import { newToken, normaliseOrigin } from './security.ts';
 import type { MetricSource } from './sources/types.ts';
@@ -22,21 +23,21 @@ export const VERSION = '0.1.0';
 /** Options for `createServer`; only `source` is required. */
 export interface ServerOptions {
   source: MetricSource;
-  /** Sampling interval in ms (default 500). */
+  /** Sampling interval in ms (default DEFAULTS.intervalMs). */
   intervalMs?: number;
   /** API token; a random 128-bit one when absent. */
   token?: string;
-  /** The host the server binds to; also accepted in the Host header. Default 127.0.0.1. */
+  /** The host the server binds to; also accepted in the Host header. Default DEFAULTS.host. */
   host?: string;
   /** Origins allowed to call the API cross-origin (e.g. the deployed site). */
   allowOrigins?: readonly string[];
-  /** Concurrent SSE streams before 503 (default 32). */
+  /** Concurrent SSE streams before 503 (default DEFAULTS.maxStreams). */
   maxStreams?: number;
-  /** Largest request body in bytes (default 16 KiB). */
+  /** Largest request body in bytes (default DEFAULTS.maxBodyBytes). */
   maxBodyBytes?: number;
-  /** Heartbeat on an idle stream, ms (default 15 s). */
+  /** Heartbeat on an idle stream, ms (default DEFAULTS.heartbeatMs). */
   heartbeatMs?: number;
-  /** Ticks kept for Last-Event-ID resume (default 1200). */
+  /** Ticks kept for Last-Event-ID resume (default DEFAULTS.capacity). */
   capacity?: number;
   /** Serve this directory (the built site) for non-API paths. */
   staticDir?: string | null;
@@ -66,11 +67,11 @@ export interface LabServer {
 export function createServer(options: ServerOptions): LabServer {
   const token = options.token ?? newToken();
   const allowOrigins = new Set((options.allowOrigins ?? []).map(normaliseOrigin));
-  const maxStreams = options.maxStreams ?? 32;
+  const maxStreams = options.maxStreams ?? DEFAULTS.maxStreams;
   const log = options.log ?? ((m: string) => console.error(m));
   const sampler = createSampler({
     source: options.source,
-    intervalMs: options.intervalMs ?? 500,
+    intervalMs: options.intervalMs ?? DEFAULTS.intervalMs,
     ...(options.capacity === undefined ? {} : { capacity: options.capacity }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.onTick === undefined ? {} : { onTick: options.onTick }),
@@ -83,11 +84,11 @@ export function createServer(options: ServerOptions): LabServer {
       m.createPrometheus(() => sampler.latest()?.message ?? null, VERSION),
     ));
   const serveStatic = options.staticDir ? createStaticHandler(options.staticDir) : null;
-  const hub = createStreamHub({ sampler, heartbeatMs: options.heartbeatMs ?? 15_000 });
+  const hub = createStreamHub({ sampler, heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs });
   const app = new Hono<{ Bindings: HttpBindings }>();
 
   // Guards, in order: Host (DNS rebinding), Origin (CORS), then the token on every API route but health.
-  app.use('*', hostGuard(options.host ?? '127.0.0.1'));
+  app.use('*', hostGuard(options.host ?? DEFAULTS.host));
   app.use('*', originGuard(allowOrigins));
   const requireToken = tokenGuard(() => token);
 
@@ -144,7 +145,7 @@ export function createServer(options: ServerOptions): LabServer {
   app.post(
     '/api/throughput',
     bodyLimit({
-      maxSize: options.maxBodyBytes ?? 16 * 1024,
+      maxSize: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
       onError: (c) => {
         c.header('Connection', 'close'); // the rest of the body is never read: do not reuse this socket
         return jsonError(c, 413, 'Body too large: send one small JSON object per report.');

@@ -5,7 +5,9 @@
  */
 import type { AddressInfo } from 'node:net';
 import { createServer, type LabServer } from './app.ts';
-import type { CliOptions } from './cli.ts';
+import { ExitError, type CliOptions } from './cli.ts';
+import { EXIT } from './defaults.ts';
+import { NvmlError } from './nvml/errors.ts';
 import { createRecorder, type Recorder } from './recorder.ts';
 import { resolveSource } from './sources/index.ts';
 
@@ -31,7 +33,15 @@ export async function launch(
 ): Promise<Launched> {
   const print = io.print ?? ((l: string) => console.log(l));
   const log = io.log ?? ((l: string) => console.error(l));
-  const source = await resolveSource(options.source, { log });
+  let source;
+  try {
+    source = await resolveSource(options.source, { log });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    // A driver or file problem is the machine's; anything else is a bad --source value.
+    const machine = e instanceof NvmlError || options.source.startsWith('replay:');
+    throw new ExitError(machine ? EXIT.SOURCE : EXIT.USAGE, message);
+  }
   let recorder: Recorder | null = null;
   if (options.record) recorder = createRecorder(options.record, log);
   const lab = createServer({
@@ -58,8 +68,12 @@ export async function launch(
     await recorder?.close();
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
-      throw new Error(`Port ${options.port} is in use: pass --port 0 to pick a free one, or stop the other server.`);
-    if (code === 'EADDRNOTAVAIL') throw new Error(`Cannot bind ${options.host}: it is not an address of this machine.`);
+      throw new ExitError(
+        EXIT.PORT_IN_USE,
+        `Port ${options.port} is in use: pass --port 0 to pick a free one, or stop the other server.`,
+      );
+    if (code === 'EADDRNOTAVAIL')
+      throw new ExitError(EXIT.USAGE, `Cannot bind ${options.host}: it is not an address of this machine.`);
     throw e;
   }
   const port = (lab.server.address() as AddressInfo).port;

@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StreamMessageSchema } from '../../src/protocol/metrics.ts';
-import { parseCli } from '../../server/cli.ts';
 import { createHostProbe, parseMeminfo } from '../../server/host.ts';
 import { decodeReasons } from '../../server/nvml/structs.ts';
 import { createRecorder } from '../../server/recorder.ts';
@@ -59,23 +58,6 @@ describe('host probe', () => {
     expect(probe.sample(T0 + 1000).mem.availableBytes).toBe(4096000 * 1024);
     // Samples every 100 ms from 0 to 1000: CPU read at 0, 300, 600 and 900; memory and load at 0 and 1000.
     expect(reads).toEqual({ stat: 4, meminfo: 2, loadavg: 2 });
-  });
-});
-
-describe('CLI flags', () => {
-  test('defaults are loopback, auto, 500 ms', () => {
-    expect(parseCli([])).toMatchObject({ host: '127.0.0.1', source: 'auto', intervalMs: 500, token: null, port: 8790 });
-  });
-  test('refuses a non-loopback bind without an explicit token, and intervals under 100 ms', () => {
-    expect(() => parseCli(['--host', '0.0.0.0'])).toThrow(/explicit --token/);
-    expect(parseCli(['--host', '0.0.0.0', '--token', 'a'.repeat(32)]).host).toBe('0.0.0.0');
-    expect(() => parseCli(['--interval', '50'])).toThrow(/between 100/);
-    expect(() => parseCli(['--token', 'short'])).toThrow(/16–256/);
-    expect(() => parseCli(['--allow-origin', 'not a url'])).toThrow(/not a URL/);
-    expect(() => parseCli(['--bogus'])).toThrow(/Usage/);
-    expect(
-      parseCli(['--allow-origin', 'https://a.example/path', '--allow-origin', 'https://b.example']).allowOrigins,
-    ).toEqual(['https://a.example', 'https://b.example']);
   });
 });
 
