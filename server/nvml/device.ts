@@ -12,7 +12,7 @@ import type { DeviceInfo, GpuSample, NullReasons } from '../../src/protocol/metr
 import type { DeviceHandle, GpmRequest, GpmSampleHandle, Nvml } from './binding.ts';
 import { NVML, NvmlError, nvmlCodeName } from './errors.ts';
 import { CLOCK, decodeReasons, GPM_METRIC, PCIE } from './structs.ts';
-import { isStale } from '../stale.ts';
+import { isStale } from '../../src/lib/stale.ts';
 
 const GPM_IDS = [
   GPM_METRIC.SM_UTIL,
@@ -83,7 +83,7 @@ function logOnce(key: string, message: string, log: (m: string) => void): void {
 }
 
 const isFatal = (e: unknown): e is NvmlError =>
-  e instanceof NvmlError && (e.code === NVML.GPU_IS_LOST || e.code === 16);
+  e instanceof NvmlError && (e.code === NVML.GPU_IS_LOST || e.code === NVML.RESET_REQUIRED);
 const isPermanent = (e: unknown): e is NvmlError =>
   e instanceof NvmlError &&
   (e.code === NVML.NOT_SUPPORTED || e.code === NVML.FUNCTION_NOT_FOUND || e.code === NVML.NO_PERMISSION);
@@ -150,7 +150,7 @@ export function openDevice(nvml: Nvml, index: number, log: (m: string) => void =
     state.info.gpmSupported = state.gpm.supported;
     if (state.gpm.reason) logOnce(`gpm:${state.gpm.reason}`, `[nvml] GPU ${index}: ${state.gpm.reason}`, log);
   } catch (e) {
-    state.lost = e instanceof NvmlError ? e : new NvmlError(999, 'nvmlDeviceGetHandleByIndex_v2', String(e));
+    state.lost = e instanceof NvmlError ? e : new NvmlError(NVML.UNKNOWN, 'nvmlDeviceGetHandleByIndex_v2', String(e));
   }
   return state;
 }
@@ -383,8 +383,8 @@ function readGpm(nvml: Nvml, state: DeviceState, s: GpuSample, nowMs: number): v
     }
     const code = result.codes[at] as number;
     const v = result.values[at] as number;
-    if (code === 0 && Number.isFinite(v)) s[field] = Math.round(Math.min(100, Math.max(0, v)) * 10) / 10;
-    else if (code !== 0) {
+    if (code === NVML.SUCCESS && Number.isFinite(v)) s[field] = Math.round(Math.min(100, Math.max(0, v)) * 10) / 10;
+    else if (code !== NVML.SUCCESS) {
       const reason = `${code === NVML.NOT_SUPPORTED ? 'not supported' : nvmlCodeName(code).toLowerCase()} (NVML ${code})`;
       if (code === NVML.NOT_SUPPORTED) {
         g.refused.set(id, reason); // this GPU will not start supporting it: stop asking
