@@ -15,7 +15,7 @@ import { corsHeadersFor, hostGuard, jsonError, originGuard, SECURITY_HEADERS, to
 import { newToken, normaliseOrigin } from './security.ts';
 import type { MetricSource } from './sources/types.ts';
 import { createStaticHandler } from './static.ts';
-import { createStreamHub } from './stream.ts';
+import { createStreamHub, type HubClock } from './stream.ts';
 
 /** The server's version, reported by /api/health. */
 export const VERSION = '0.1.0';
@@ -37,6 +37,8 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Heartbeat on an idle stream, ms (default DEFAULTS.heartbeatMs). */
   heartbeatMs?: number;
+  /** The stream hub's clock (heartbeats); real time by default. */
+  streamClock?: HubClock;
   /** Ticks kept for Last-Event-ID resume (default DEFAULTS.capacity). */
   capacity?: number;
   /** Serve this directory (the built site) for non-API paths. */
@@ -84,7 +86,11 @@ export function createServer(options: ServerOptions): LabServer {
       m.createPrometheus(() => sampler.latest()?.message ?? null, VERSION),
     ));
   const serveStatic = options.staticDir ? createStaticHandler(options.staticDir) : null;
-  const hub = createStreamHub({ sampler, heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs });
+  const hub = createStreamHub({
+    sampler,
+    heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
+    ...(options.streamClock ? { clock: options.streamClock } : {}),
+  });
   const app = new Hono<{ Bindings: HttpBindings }>();
 
   // Guards, in order: Host (DNS rebinding), Origin (CORS), then the token on every API route but health.

@@ -50,11 +50,31 @@ interface Client {
   end(): void;
 }
 
+/** The hub's time: what time it is, and a repeating timer. Tests pass a hand-driven one. */
+export interface HubClock {
+  /** Ms since epoch. */
+  now(): number;
+  /** Calls `fn` every `ms` until the returned function is called; must not keep the process alive. */
+  every(ms: number, fn: () => void): () => void;
+}
+
+/** Real time: Date.now and an unref'd setInterval. */
+export const SYSTEM_CLOCK: HubClock = {
+  now: () => Date.now(),
+  every(ms, fn) {
+    const timer = setInterval(fn, ms);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
+};
+
 /** Options for `createStreamHub`. */
 export interface StreamHubOptions {
   sampler: Sampler;
   /** A heartbeat goes to a stream that got nothing for this long, ms. */
   heartbeatMs: number;
+  /** Default SYSTEM_CLOCK. */
+  clock?: HubClock;
 }
 
 /** The server's open streams. */
@@ -73,15 +93,16 @@ export interface StreamHub {
 /** Creates the hub; it subscribes to the sampler when the first client attaches. */
 export function createStreamHub(options: StreamHubOptions): StreamHub {
   const { sampler, heartbeatMs } = options;
+  const clock = options.clock ?? SYSTEM_CLOCK;
   const clients = new Set<Client>();
   const sseFrame = frameCache();
   let unsubscribe: (() => void) | null = null;
-  let heartbeat: ReturnType<typeof setInterval> | null = null;
+  let stopHeartbeat: (() => void) | null = null;
 
   const write = (client: Client, tick: Tick): void => {
     if (tick.message.seq <= client.lastSent) return;
     client.lastSent = tick.message.seq;
-    client.lastWriteMs = Date.now();
+    client.lastWriteMs = clock.now();
     if (!client.res.write(sseFrame(tick))) client.res.once('drain', () => flush(client));
   };
   const flush = (client: Client): void => {
@@ -98,7 +119,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
     }
   };
   const beat = (): void => {
-    const now = Date.now();
+    const now = clock.now();
     for (const client of clients) {
       if (now - client.lastWriteMs < heartbeatMs || client.res.writableNeedDrain) continue;
       client.lastWriteMs = now;
@@ -110,8 +131,8 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
     if (clients.size === 0) {
       unsubscribe?.();
       unsubscribe = null;
-      if (heartbeat !== null) clearInterval(heartbeat);
-      heartbeat = null;
+      stopHeartbeat?.();
+      stopHeartbeat = null;
     }
   };
 
@@ -123,7 +144,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
       const client: Client = {
         res,
         lastSent: lastSeq ?? 0,
-        lastWriteMs: Date.now(),
+        lastWriteMs: clock.now(),
         queue: [],
         end: () => {
           detach(client);
@@ -147,8 +168,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
       // Subscribe before reading the backlog so no tick falls between the two.
       unsubscribe ??= sampler.subscribe(onTick);
       // Checked 4 times a period: a heartbeat is at most a quarter period late.
-      heartbeat ??= setInterval(beat, Math.max(10, Math.floor(heartbeatMs / 4)));
-      heartbeat.unref();
+      stopHeartbeat ??= clock.every(Math.max(10, Math.floor(heartbeatMs / 4)), beat);
       res.write(`retry: ${RETRY_MS}\n\n`);
       const latest = sampler.latest();
       const backlog = lastSeq === null ? (latest ? [latest] : []) : sampler.since(lastSeq);
