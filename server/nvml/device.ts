@@ -3,7 +3,7 @@
  * NVML cannot give is null with its reason.
  *
  * State per GPU: its handle and static facts, metrics found unsupported (not asked again, logged
- * once), two GPM sample buffers used in turn, and `lost` once NVML says GPU_IS_LOST or
+ * once), three GPM sample buffers (the new sample and the two before it, as bases), and `lost` once NVML says GPU_IS_LOST or
  * RESET_REQUIRED (then the GPU is reported lost without further queries while the others go on).
  * Lifecycle: `openDevice()` per index after nvmlInit; `release()` before nvmlShutdown.
  */
@@ -36,6 +36,17 @@ type GpmField = (typeof GPM_FIELDS)[number];
 /** NVML wants GPM samples at least 100 ms apart. */
 const GPM_MIN_GAP_MS = 100;
 /**
+ * Timer jitter a window may fall short by when no older sample exists (only on the second tick):
+ * at `--interval 100` ticks come 94–106 ms apart.
+ */
+const GPM_JITTER_MS = 10;
+/**
+ * GPM buffers per GPU: the new sample and the two before it. At a 100 ms interval the previous
+ * sample can be a few ms too recent; the one before it is then ~200 ms old, so every tick finds a
+ * base at least GPM_MIN_GAP_MS back and no tick is left without SM, tensor or DRAM activity.
+ */
+const GPM_BUFFERS = 3;
+/**
  * The enforced power limit and the process list change rarely (an admin's `nvidia-smi -pl`, a job
  * starting), and the process list is the costliest query: both are asked at most once a second and
  * reused by the ticks between.
@@ -61,11 +72,13 @@ export interface DeviceState {
     supported: boolean;
     reason: string | null;
     samples: GpmSampleHandle[];
-    previousAtMs: number | null;
-    turn: number;
+    /** When each buffer was filled (ms), null while it holds no good sample. */
+    takenAtMs: (number | null)[];
+    /** The window of the last metrics read, ms (from the base sample to the new one). */
+    lastWindowMs: number | null;
     refused: Map<number, string>;
-    /** Prepared metric requests for each order of the two samples; dropped when a metric is refused. */
-    requests: [GpmRequest, GpmRequest] | null;
+    /** Prepared metric requests by "base,current" buffer pair; dropped when a metric is refused. */
+    requests: Map<string, GpmRequest>;
   };
   lost: NvmlError | null;
   /** The last slow-query answers (see SLOW_QUERY_MS), null before the first tick. */
@@ -107,10 +120,10 @@ export function openDevice(nvml: Nvml, index: number, log: (m: string) => void =
       supported: false,
       reason: null,
       samples: [],
-      previousAtMs: null,
-      turn: 0,
+      takenAtMs: [],
+      lastWindowMs: null,
       refused: new Map(),
-      requests: null,
+      requests: new Map(),
     },
     lost: null,
     slow: null,
@@ -137,8 +150,10 @@ export function openDevice(nvml: Nvml, index: number, log: (m: string) => void =
     };
     try {
       state.gpm.supported = nvml.gpmSupported(h);
-      if (state.gpm.supported) state.gpm.samples = [nvml.gpmSampleAlloc(), nvml.gpmSampleAlloc()];
-      else state.gpm.reason = 'GPM needs a Hopper or newer data-center GPU (not supported on this one)';
+      if (state.gpm.supported) {
+        state.gpm.samples = Array.from({ length: GPM_BUFFERS }, () => nvml.gpmSampleAlloc());
+        state.gpm.takenAtMs = state.gpm.samples.map(() => null);
+      } else state.gpm.reason = 'GPM needs a Hopper or newer data-center GPU (not supported on this one)';
     } catch (e) {
       if (isFatal(e)) throw e;
       state.gpm.supported = false;
@@ -343,33 +358,55 @@ export function readDevice(
   return s;
 }
 
+/**
+ * The base for a window ending at `nowMs`: the newest other buffer at least GPM_MIN_GAP_MS old, else
+ * one at most GPM_JITTER_MS short of it, else -1.
+ */
+function gpmBase(takenAtMs: readonly (number | null)[], current: number, nowMs: number): number {
+  let best = -1;
+  let near = -1;
+  takenAtMs.forEach((at, i) => {
+    if (i === current || at === null || at > nowMs) return;
+    const age = nowMs - at;
+    if (age >= GPM_MIN_GAP_MS && (best < 0 || at > (takenAtMs[best] as number))) best = i;
+    else if (age >= GPM_MIN_GAP_MS - GPM_JITTER_MS && (near < 0 || at > (takenAtMs[near] as number))) near = i;
+  });
+  return best >= 0 ? best : near;
+}
+
 function readGpm(nvml: Nvml, state: DeviceState, s: GpuSample, nowMs: number): void {
   const g = state.gpm;
   const setReason = (reason: string): void => {
     for (const f of GPM_FIELDS) s.nullReasons[f] = reason;
   };
   if (!g.supported || g.samples.length < 2 || state.handle === null) return setReason(g.reason ?? 'GPM not available');
-  const turn = g.turn % 2;
-  const current = g.samples[turn] as GpmSampleHandle;
+  // The new sample goes into the oldest (or an empty) buffer; the two newer ones stay as bases.
+  let current = 0;
+  g.takenAtMs.forEach((at, i) => {
+    const cur = g.takenAtMs[current] ?? null;
+    if (cur !== null && (at === null || at < cur)) current = i;
+  });
   try {
-    nvml.gpmSampleGet(state.handle, current);
+    nvml.gpmSampleGet(state.handle, g.samples[current] as GpmSampleHandle);
   } catch (e) {
     if (isFatal(e)) throw e;
+    g.takenAtMs[current] = null;
     return setReason(`GPM sample failed: ${e instanceof NvmlError ? e.short : String(e)}`);
   }
-  const hadPrevious = g.previousAtMs !== null && nowMs - g.previousAtMs >= GPM_MIN_GAP_MS;
-  g.previousAtMs = nowMs;
-  g.turn++;
-  if (!hadPrevious) return setReason('GPM needs two samples at least 100 ms apart: first value on the next tick');
-  if (g.requests === null) {
+  g.takenAtMs[current] = nowMs;
+  const base = gpmBase(g.takenAtMs, current, nowMs);
+  if (base < 0) return setReason('GPM needs two samples at least 100 ms apart: first value on the next tick');
+  g.lastWindowMs = nowMs - (g.takenAtMs[base] as number);
+  const key = `${base},${current}`;
+  let request = g.requests.get(key);
+  if (request === undefined) {
     const ids = GPM_IDS.filter((id) => !g.refused.has(id));
-    const [a, b] = g.samples as [GpmSampleHandle, GpmSampleHandle];
-    // Turn 0 measured into sample a, so it reads b → a; turn 1 reads a → b.
-    g.requests = [nvml.prepareGpmMetrics(b, a, ids), nvml.prepareGpmMetrics(a, b, ids)];
+    request = nvml.prepareGpmMetrics(g.samples[base] as GpmSampleHandle, g.samples[current] as GpmSampleHandle, ids);
+    g.requests.set(key, request);
   }
   let result: GpmRequest;
   try {
-    result = nvml.gpmMetrics(g.requests[turn] as GpmRequest);
+    result = nvml.gpmMetrics(request);
   } catch (e) {
     if (isFatal(e)) throw e;
     return setReason(`GPM metrics failed: ${e instanceof NvmlError ? e.short : String(e)}`);
@@ -388,7 +425,7 @@ function readGpm(nvml: Nvml, state: DeviceState, s: GpuSample, nowMs: number): v
       const reason = `${code === NVML.NOT_SUPPORTED ? 'not supported' : nvmlCodeName(code).toLowerCase()} (NVML ${code})`;
       if (code === NVML.NOT_SUPPORTED) {
         g.refused.set(id, reason); // this GPU will not start supporting it: stop asking
-        g.requests = null;
+        g.requests.clear();
       }
       s.nullReasons[field] = reason;
     } else s.nullReasons[field] = 'not reported';
@@ -405,4 +442,6 @@ export function releaseDevice(nvml: Nvml, state: DeviceState): void {
     }
   }
   state.gpm.samples = [];
+  state.gpm.takenAtMs = [];
+  state.gpm.requests.clear();
 }
