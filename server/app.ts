@@ -25,7 +25,7 @@ export interface ServerOptions {
   source: MetricSource;
   /** Sampling interval in ms (default DEFAULTS.intervalMs). */
   intervalMs?: number;
-  /** API token; a random 128-bit one when absent. */
+  /** API token; a random 128-bit one when absent (the CLI passes the kept one, server/token.ts). */
   token?: string;
   /** The host the server binds to; also accepted in the Host header. Default DEFAULTS.host. */
   host?: string;
@@ -200,8 +200,12 @@ export function createServer(options: ServerOptions): LabServer {
       );
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD')
       return jsonError(c, 405, 'Only GET and HEAD are served here.');
-    const res = await serveStatic(c.req.method, new URL(c.req.url).pathname, c.req.header('accept-encoding'));
-    return res ?? jsonError(c, 400, 'Bad path.');
+    const url = new URL(c.req.url);
+    const res = await serveStatic(c.req.method, url.pathname, c.req.header('accept-encoding'));
+    if (!res) return jsonError(c, 400, 'Bad path.');
+    // A page opened with the token in its URL must not be kept by a cache (or the back/forward list's copy).
+    if (url.searchParams.has('token')) res.headers.set('Cache-Control', 'no-store');
+    return res;
   });
 
   app.onError((e, c) => {

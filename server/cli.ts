@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULTS, EXIT } from './defaults.ts';
 import { isLoopback, normaliseOrigin } from './security.ts';
+import { TOKEN_PATTERN } from './token.ts';
 
 /** Parsed flags. */
 export interface CliOptions {
@@ -14,7 +15,10 @@ export interface CliOptions {
   intervalMs: number;
   record: string | null;
   allowOrigins: string[];
+  /** `--token` (undocumented: it shows in `ps`), else $SATURATE_TOKEN, else null. */
   token: string | null;
+  tokenFile: string | null;
+  newToken: boolean;
   maxStreams: number;
   staticDir: string | null;
   help: boolean;
@@ -24,6 +28,8 @@ export interface CliOptions {
 export interface CliEnv {
   /** The port when no --port is given (as hosting platforms set it). */
   PORT?: string | undefined;
+  /** The API token, for scripts (instead of the kept one). */
+  SATURATE_TOKEN?: string | undefined;
 }
 
 /** Usage text for --help and for errors, built from DEFAULTS and EXIT. */
@@ -35,10 +41,12 @@ export const USAGE = `Usage: npm start -- [flags]        (site and lab on one or
   --interval MS       sampling interval in ms (default ${DEFAULTS.intervalMs}, minimum ${DEFAULTS.minIntervalMs})
   --record FILE       also write every sample to FILE as NDJSON (replay it with --source replay:FILE)
   --allow-origin URL  let this origin call the API from a browser (repeatable), e.g. the deployed site
-  --token TOKEN       use this API token instead of a random one (16+ characters)
+  --token-file FILE   read the API token from FILE (or set $SATURATE_TOKEN); by default the token is
+                      kept in ~/.config/saturate/token ($XDG_CONFIG_HOME) and stays the same across restarts
+  --new-token         replace the kept token with a fresh one (old lab URLs stop working)
   --max-streams N     concurrent live streams (default ${DEFAULTS.maxStreams})
   --static DIR        also serve this directory (the built site)
-Exit codes: ${EXIT.OK} stopped, ${EXIT.ERROR} unexpected error, ${EXIT.USAGE} bad flag, ${EXIT.PORT_IN_USE} port in use, ${EXIT.SOURCE} source cannot start.`;
+Exit codes: ${EXIT.OK} stopped, ${EXIT.ERROR} unexpected error, ${EXIT.USAGE} bad flag or token, ${EXIT.PORT_IN_USE} port in use, ${EXIT.SOURCE} source cannot start.`;
 
 /** An error that ends the process with `exitCode`. */
 export class ExitError extends Error {
@@ -90,6 +98,8 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
         record: { type: 'string' },
         'allow-origin': { type: 'string', multiple: true },
         token: { type: 'string' },
+        'token-file': { type: 'string' },
+        'new-token': { type: 'boolean' },
         'max-streams': { type: 'string' },
         static: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -99,13 +109,15 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
     throw new CliError((e as Error).message);
   }
   const host = values.host ?? DEFAULTS.host;
-  const token = values.token ?? null;
-  if (token !== null && !/^[A-Za-z0-9._~-]{16,256}$/.test(token)) {
-    throw new CliError('--token must be 16–256 characters of letters, digits, ".", "_", "~" or "-".');
+  const token = values.token ?? (env.SATURATE_TOKEN || null);
+  const tokenFile = values['token-file'] ?? null;
+  if (token !== null && !TOKEN_PATTERN.test(token)) {
+    const where = values.token === undefined ? '$SATURATE_TOKEN' : '--token';
+    throw new CliError(`${where} must be 16–256 characters of letters, digits, ".", "_", "~" or "-".`);
   }
-  if (!isLoopback(host) && token === null) {
+  if (!isLoopback(host) && token === null && tokenFile === null) {
     throw new CliError(
-      `Binding ${host} exposes the lab beyond this machine: pass an explicit --token (e.g. \`openssl rand -hex 16\`) to do that.`,
+      `Binding ${host} exposes the lab beyond this machine: give it a token of your own with --token-file FILE or SATURATE_TOKEN (e.g. \`openssl rand -hex 16\`).`,
     );
   }
   let allowOrigins: string[];
@@ -129,6 +141,8 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
     record: values.record ?? null,
     allowOrigins,
     token,
+    tokenFile,
+    newToken: values['new-token'] ?? false,
     maxStreams: intFlag(values['max-streams'], '--max-streams', DEFAULTS.maxStreams, 1, 10_000),
     staticDir: values.static ?? null,
     help: values.help ?? false,

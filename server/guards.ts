@@ -80,8 +80,11 @@ export function originGuard(allowOrigins: ReadonlySet<string>): MiddlewareHandle
   };
 }
 
-/** The 401 answer's text. */
-export const TOKEN_MESSAGE = 'Missing or wrong token: open the URL the lab server printed (it ends in ?token=…).';
+/** The 401 answer's text when no token came. */
+export const TOKEN_MISSING = 'Missing token: open the URL the lab server printed (it ends in ?token=…).';
+/** The 401 answer's text for a token that is not the server's (most often one from before a --new-token). */
+export const TOKEN_CHANGED =
+  "The lab server's token changed (it was rotated with --new-token, or another server answers on this port): open the URL the lab server printed (it ends in ?token=…).";
 
 /**
  * Requires the token (`Authorization: Bearer …` or `?token=`) and marks what passes as not
@@ -89,9 +92,10 @@ export const TOKEN_MESSAGE = 'Missing or wrong token: open the URL the lab serve
  */
 export function tokenGuard(token: () => string): MiddlewareHandler {
   return async (c, next): Promise<Response | void> => {
-    if (!tokenMatches(tokenFrom(c.req.header('authorization'), c.req.query('token')), token())) {
+    const given = tokenFrom(c.req.header('authorization'), c.req.query('token'));
+    if (!tokenMatches(given, token())) {
       c.header('WWW-Authenticate', 'Bearer');
-      return jsonError(c, 401, TOKEN_MESSAGE);
+      return jsonError(c, 401, given ? TOKEN_CHANGED : TOKEN_MISSING);
     }
     await next();
     c.header('Cache-Control', 'no-store');

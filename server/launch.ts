@@ -10,6 +10,7 @@ import { EXIT } from './defaults.ts';
 import { NvmlError } from './nvml/errors.ts';
 import { createRecorder, type Recorder } from './recorder.ts';
 import { resolveSource } from './sources/index.ts';
+import { chooseToken, type TokenChoice } from './token.ts';
 
 /** A running server. */
 export interface Launched {
@@ -29,10 +30,23 @@ function urlHost(host: string): string {
 /** Starts the server; resolves once it listens. @throws Error with a message saying what to change. */
 export async function launch(
   options: CliOptions,
-  io: { print?: (line: string) => void; log?: (line: string) => void; handleSignals?: boolean } = {},
+  io: {
+    print?: (line: string) => void;
+    log?: (line: string) => void;
+    handleSignals?: boolean;
+    /** Where the kept token's folder is looked up ($XDG_CONFIG_HOME); default process.env. */
+    env?: Readonly<Record<string, string | undefined>>;
+  } = {},
 ): Promise<Launched> {
   const print = io.print ?? ((l: string) => console.log(l));
   const log = io.log ?? ((l: string) => console.error(l));
+  const env = io.env ?? process.env;
+  let chosen: TokenChoice;
+  try {
+    chosen = chooseToken({ flag: options.token, file: options.tokenFile, env, newToken: options.newToken });
+  } catch (e) {
+    throw new ExitError(EXIT.USAGE, e instanceof Error ? e.message : String(e));
+  }
   let source;
   try {
     source = await resolveSource(options.source, { log });
@@ -52,7 +66,7 @@ export async function launch(
     maxStreams: options.maxStreams,
     staticDir: options.staticDir,
     log,
-    ...(options.token ? { token: options.token } : {}),
+    token: chosen.token,
     ...(recorder ? { onTick: (t) => recorder?.write(t) } : {}),
   });
   try {
@@ -79,6 +93,9 @@ export async function launch(
   const port = (lab.server.address() as AddressInfo).port;
   const url = `http://${urlHost(options.host)}:${port}/?token=${lab.token}`;
   print(`Saturate lab server on ${url} (source: ${source.id}${source.simulated ? ', simulated' : ''})`);
+  if (chosen.created && options.newToken)
+    log(`  New token saved in ${chosen.path}: URLs with the old one no longer work.`);
+  else if (chosen.created) log(`  Token saved in ${chosen.path}: this URL keeps working across restarts.`);
   if (source.reason && source.simulated) log(`  ${source.reason}`);
   let stopping: Promise<void> | null = null;
   const stop = (): Promise<void> =>

@@ -1,5 +1,8 @@
 /** Flag parsing, the usage text and the process's exit codes (`node server/bin.mjs`, as `npm run lab` runs it). */
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -7,13 +10,15 @@ import { parseCli, USAGE } from '../../server/cli.ts';
 import { DEFAULTS, EXIT } from '../../server/defaults.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
+const configHome = mkdtempSync(join(tmpdir(), 'cli-config-'));
+afterAll(() => rmSync(configHome, { recursive: true, force: true }));
 
 /** Runs the lab server's CLI to its exit; resolves with the code and stderr. */
 function runLab(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['server/bin.mjs', ...args], {
       cwd: root,
-      env: { ...process.env, ...env },
+      env: { ...process.env, XDG_CONFIG_HOME: configHome, ...env }, // never the real ~/.config
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -40,7 +45,7 @@ describe('CLI flags', () => {
     expect([DEFAULTS.host, DEFAULTS.port, DEFAULTS.intervalMs]).toEqual(['127.0.0.1', 8790, 500]);
   });
   test('refuses a non-loopback bind without an explicit token, and intervals under 100 ms', () => {
-    expect(() => parseCli(['--host', '0.0.0.0'])).toThrow(/explicit --token/);
+    expect(() => parseCli(['--host', '0.0.0.0'])).toThrow(/a token of your own/);
     expect(parseCli(['--host', '0.0.0.0', '--token', 'a'.repeat(32)]).host).toBe('0.0.0.0');
     expect(() => parseCli(['--interval', '50'])).toThrow(/between 100/);
     expect(() => parseCli(['--token', 'short'])).toThrow(/16–256/);
