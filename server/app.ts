@@ -11,11 +11,19 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createSampler, type Sampler, type Tick } from './sampler.ts';
 import { DEFAULTS } from './defaults.ts';
-import { corsHeadersFor, hostGuard, jsonError, originGuard, SECURITY_HEADERS, tokenGuard } from './guards.ts';
+import {
+  connectionGuard,
+  corsHeadersFor,
+  hostGuard,
+  jsonError,
+  originGuard,
+  SECURITY_HEADERS,
+  tokenGuard,
+} from './guards.ts';
 import { newToken, normaliseOrigin } from './security.ts';
 import type { MetricSource } from './sources/types.ts';
 import { createStaticHandler } from './static.ts';
-import { createStreamHub, type HubClock } from './stream.ts';
+import { createStreamHub, newBootId, resumeAfter, type HubClock } from './stream.ts';
 
 /** The server's version, reported by /api/health. */
 export const VERSION = '0.1.0';
@@ -37,6 +45,10 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Heartbeat on an idle stream, ms (default DEFAULTS.heartbeatMs). */
   heartbeatMs?: number;
+  /** This run's id in SSE event ids (`<bootId>-<seq>`); a random one by default. */
+  bootId?: string;
+  /** Open connections (sockets) before new requests get 503 (default DEFAULTS.maxConnections). */
+  maxConnections?: number;
   /** The stream hub's clock (heartbeats); real time by default. */
   streamClock?: HubClock;
   /** Ticks kept for Last-Event-ID resume (default DEFAULTS.capacity). */
@@ -59,8 +71,12 @@ export interface LabServer {
   server: Server;
   sampler: Sampler;
   token: string;
+  /** This run's id, the first part of every SSE event id. */
+  bootId: string;
   /** Open SSE streams right now. */
   activeStreams(): number;
+  /** Open connections (sockets) right now. */
+  activeConnections(): number;
   /** Ends every stream, stops sampling, closes the source and the HTTP server. */
   close(): Promise<void>;
 }
@@ -86,14 +102,22 @@ export function createServer(options: ServerOptions): LabServer {
       m.createPrometheus(() => sampler.latest()?.message ?? null, VERSION),
     ));
   const serveStatic = options.staticDir ? createStaticHandler(options.staticDir) : null;
+  const bootId = options.bootId ?? newBootId();
   const hub = createStreamHub({
     sampler,
+    bootId,
     heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
     ...(options.streamClock ? { clock: options.streamClock } : {}),
   });
   const app = new Hono<{ Bindings: HttpBindings }>();
 
   // Guards, in order: Host (DNS rebinding), Origin (CORS), then the token on every API route but health.
+  const maxConnections = options.maxConnections ?? DEFAULTS.maxConnections;
+  let openConnections = 0;
+  app.use(
+    '*',
+    connectionGuard(() => openConnections, maxConnections),
+  );
   app.use('*', hostGuard(options.host ?? DEFAULTS.host));
   app.use('*', originGuard(allowOrigins));
   const requireToken = tokenGuard(() => token);
@@ -138,7 +162,7 @@ export function createServer(options: ServerOptions): LabServer {
       );
     }
     const raw = c.req.header('last-event-id') ?? c.req.query('lastEventId');
-    const lastSeq = raw !== undefined && /^\d{1,15}$/.test(raw) ? Number(raw) : null;
+    const lastSeq = resumeAfter(raw, bootId, sampler.latest()?.message.seq ?? 0);
     const headers: OutgoingHttpHeaders = {
       ...SECURITY_HEADERS,
       ...corsHeadersFor(allowOrigins, c.req.header('origin')),
@@ -214,6 +238,12 @@ export function createServer(options: ServerOptions): LabServer {
   });
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  server.on('connection', (socket) => {
+    openConnections++;
+    socket.once('close', () => openConnections--);
+  });
+  // Past the cap requests get a 503 that says why; far past it Node drops new sockets unanswered.
+  server.maxConnections = maxConnections * 2;
   // Bound slow clients: a request must arrive whole within 10 s (streams are unaffected).
   server.requestTimeout = 10_000;
   server.headersTimeout = 10_000;
@@ -232,7 +262,9 @@ export function createServer(options: ServerOptions): LabServer {
     server,
     sampler,
     token,
+    bootId,
     activeStreams: () => hub.size,
+    activeConnections: () => openConnections,
     async close() {
       hub.close();
       sampler.close();

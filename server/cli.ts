@@ -20,6 +20,7 @@ export interface CliOptions {
   tokenFile: string | null;
   newToken: boolean;
   maxStreams: number;
+  maxConnections: number;
   staticDir: string | null;
   help: boolean;
 }
@@ -45,6 +46,7 @@ export const USAGE = `Usage: npm start -- [flags]        (site and lab on one or
                       kept in ~/.config/saturate/token ($XDG_CONFIG_HOME) and stays the same across restarts
   --new-token         replace the kept token with a fresh one (old lab URLs stop working)
   --max-streams N     concurrent live streams (default ${DEFAULTS.maxStreams})
+  --max-connections N open connections before new requests get 503 (default ${DEFAULTS.maxConnections})
   --static DIR        also serve this directory (the built site)
 Exit codes: ${EXIT.OK} stopped, ${EXIT.ERROR} unexpected error, ${EXIT.USAGE} bad flag or token, ${EXIT.PORT_IN_USE} port in use, ${EXIT.SOURCE} source cannot start.`;
 
@@ -101,6 +103,7 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
         'token-file': { type: 'string' },
         'new-token': { type: 'boolean' },
         'max-streams': { type: 'string' },
+        'max-connections': { type: 'string' },
         static: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -144,6 +147,7 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
     tokenFile,
     newToken: values['new-token'] ?? false,
     maxStreams: intFlag(values['max-streams'], '--max-streams', DEFAULTS.maxStreams, 1, 10_000),
+    maxConnections: intFlag(values['max-connections'], '--max-connections', DEFAULTS.maxConnections, 1, 100_000),
     staticDir: values.static ?? null,
     help: values.help ?? false,
   };

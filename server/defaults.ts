@@ -13,6 +13,8 @@ export const DEFAULTS = {
   /** The shortest sampling interval the CLI accepts, ms. */
   minIntervalMs: 100,
   maxStreams: 32,
+  /** Open connections (sockets) before requests get 503 with Retry-After. */
+  maxConnections: 256,
   maxBodyBytes: 16 * 1024,
   heartbeatMs: 15_000,
   /** Ticks kept for Last-Event-ID resume (10 min at 500 ms). */

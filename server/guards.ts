@@ -1,6 +1,6 @@
 /**
  * The lab server's guards as Hono middlewares, in the order `createServer` mounts them:
- * `hostGuard` (DNS-rebinding defence and the security headers), `originGuard` (CORS allow-list and
+ * `connectionGuard` (a cap on open connections), `hostGuard` (DNS-rebinding defence and the security headers), `originGuard` (CORS allow-list and
  * Private Network Access preflights) and `tokenGuard` (the API token). Each is small and tested on
  * its own with `app.request()` (test/server/guards.test.ts); the rules they apply live in security.ts.
  */
@@ -25,6 +25,26 @@ export function corsHeadersFor(allowOrigins: ReadonlySet<string>, origin: string
   return origin !== undefined && allowOrigins.has(origin)
     ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' }
     : {};
+}
+
+/**
+ * Answers 503 with Retry-After while more than `max` connections are open (`open()` counts them,
+ * this request's own included), and closes that connection: one client opening sockets in a loop
+ * cannot hold the server's memory. Mounted before every other guard.
+ */
+export function connectionGuard(open: () => number, max: number): MiddlewareHandler {
+  return async (c, next): Promise<Response | void> => {
+    if (open() > max) {
+      c.header('Retry-After', '5');
+      c.header('Connection', 'close');
+      return jsonError(
+        c,
+        503,
+        `Too many open connections (limit ${max}): close other lab tabs or clients, or start the server with a higher --max-connections.`,
+      );
+    }
+    await next();
+  };
 }
 
 /**

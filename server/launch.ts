@@ -64,6 +64,7 @@ export async function launch(
     host: options.host,
     allowOrigins: options.allowOrigins,
     maxStreams: options.maxStreams,
+    maxConnections: options.maxConnections,
     staticDir: options.staticDir,
     log,
     token: chosen.token,

@@ -13,6 +13,7 @@
  * Last-Event-ID), so one slow tab cannot hold memory for everyone.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import type { Sampler, Tick } from './sampler.ts';
 
 /** Ticks queued for one congested client before it is dropped. */
@@ -28,17 +29,35 @@ const FRAMES_KEPT = 16;
  * JSON.stringify never emits a raw newline, so one `data:` line is the whole framing. An older
  * frame (a resume after Last-Event-ID) is made again from the tick's message.
  */
-function frameCache(): (tick: Tick) => Buffer {
+function frameCache(bootId: string): (tick: Tick) => Buffer {
   const frames = new Map<Tick, Buffer>();
   return (tick) => {
     let frame = frames.get(tick);
     if (!frame) {
-      frame = Buffer.from(`event: sample\nid: ${tick.message.seq}\ndata: ${tick.json}\n\n`);
+      frame = Buffer.from(`event: sample\nid: ${bootId}-${tick.message.seq}\ndata: ${tick.json}\n\n`);
       frames.set(tick, frame);
       if (frames.size > FRAMES_KEPT) frames.delete(frames.keys().next().value as Tick);
     }
     return frame;
   };
+}
+
+/** A fresh id for one server run: 8 hex characters. */
+export function newBootId(): string {
+  return randomBytes(4).toString('hex');
+}
+
+/**
+ * Where a stream resumes from its Last-Event-ID: the seq after which to send what is missed, or null
+ * for "start with the latest tick". An id of this run at or before the newest tick resumes; no id,
+ * an id of another run (the server restarted), one ahead of the server, or one in any other shape
+ * starts with the latest tick at once, never waiting for the counter to catch up.
+ */
+export function resumeAfter(lastEventId: string | undefined, bootId: string, latestSeq: number): number | null {
+  const m = lastEventId === undefined ? null : /^([0-9a-f]{1,32})-(\d{1,15})$/.exec(lastEventId);
+  if (!m || m[1] !== bootId) return null;
+  const seq = Number(m[2]);
+  return seq <= latestSeq ? seq : null;
 }
 
 interface Client {
@@ -75,6 +94,8 @@ export interface StreamHubOptions {
   heartbeatMs: number;
   /** Default SYSTEM_CLOCK. */
   clock?: HubClock;
+  /** This server run's id: event ids are `<bootId>-<seq>`, so a resume can tell another run's ids. */
+  bootId: string;
 }
 
 /** The server's open streams. */
@@ -95,7 +116,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
   const { sampler, heartbeatMs } = options;
   const clock = options.clock ?? SYSTEM_CLOCK;
   const clients = new Set<Client>();
-  const sseFrame = frameCache();
+  const sseFrame = frameCache(options.bootId);
   let unsubscribe: (() => void) | null = null;
   let stopHeartbeat: (() => void) | null = null;
 

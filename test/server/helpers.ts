@@ -139,3 +139,10 @@ export function manualClock(startMs: number): HubClock & { advance(ms: number): 
     },
   };
 }
+
+/** The seq part of an SSE event id (`<bootId>-<seq>`). */
+export function seqOf(id: string | null): number {
+  const m = id === null ? null : /^[0-9a-f]+-(\d+)$/.exec(id);
+  if (!m) throw new Error(`not a stream event id: ${String(id)}`);
+  return Number(m[1]);
+}

@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createSimSource } from '../../server/sources/sim.ts';
-import { listen, sseReader } from './helpers.ts';
+import { listen, seqOf, sseReader } from './helpers.ts';
 
 const SECONDS = Number(process.env['SOAK_SECONDS'] ?? 60);
 const WARM_SECONDS = 8;
@@ -38,7 +38,7 @@ async function traffic(
     while (Date.now() < end) {
       const ev = await sse.next(15_000);
       if (ev.event !== 'sample') continue;
-      const id = Number(ev.id);
+      const id = seqOf(ev.id);
       if (last !== null && id !== last + 1) gaps++;
       last = id;
       ticks++;
