@@ -10,6 +10,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createSampler, type Sampler, type Tick } from './sampler.ts';
+import { mountSimRoutes, readJsonBody } from './sim-routes.ts';
 import { DEFAULTS } from './defaults.ts';
 import {
   connectionGuard,
@@ -172,35 +173,29 @@ export function createServer(options: ServerOptions): LabServer {
     return new Response(null, { headers: RESPONSE_ALREADY_SENT.headers });
   });
 
-  app.post(
-    '/api/throughput',
-    bodyLimit({
-      maxSize: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
-      onError: (c) => {
-        c.header('Connection', 'close'); // the rest of the body is never read: do not reuse this socket
-        return jsonError(c, 413, 'Body too large: send one small JSON object per report.');
-      },
-    }),
-    async (c) => {
-      if (!/^application\/json\b/i.test(c.req.header('content-type') ?? ''))
-        return jsonError(c, 415, 'Send JSON with Content-Type: application/json.');
-      let body: unknown;
-      try {
-        body = JSON.parse(await c.req.text());
-      } catch {
-        return jsonError(c, 400, 'Body is not valid JSON.');
-      }
-      const { ThroughputReportSchema } = await import('../src/protocol/metrics.ts');
-      const parsed = ThroughputReportSchema.safeParse(body);
-      if (!parsed.success)
-        return jsonError(
-          c,
-          422,
-          parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
-        );
-      return c.json({ ok: true, throughput: sampler.reportThroughput(parsed.data) });
+  const limit = bodyLimit({
+    maxSize: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    onError: (c) => {
+      c.header('Connection', 'close'); // the rest of the body is never read: do not reuse this socket
+      return jsonError(c, 413, 'Body too large: send one small JSON object per request.');
     },
-  );
+  });
+
+  app.post('/api/throughput', limit, async (c) => {
+    const read = await readJsonBody(c);
+    if (read instanceof Response) return read;
+    const { ThroughputReportSchema } = await import('../src/protocol/metrics.ts');
+    const parsed = ThroughputReportSchema.safeParse(read.body);
+    if (!parsed.success)
+      return jsonError(
+        c,
+        422,
+        parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
+      );
+    return c.json({ ok: true, throughput: sampler.reportThroughput(parsed.data) });
+  });
+
+  mountSimRoutes(app, options.source, limit);
 
   app.get('/metrics', async (c) => {
     const p = await loadPrometheus();
@@ -211,7 +206,7 @@ export function createServer(options: ServerOptions): LabServer {
     jsonError(
       c,
       404,
-      `No API route ${c.req.method} ${c.req.path}. Routes: /api/health, /api/devices, /api/snapshot, /api/stream, POST /api/throughput, /metrics.`,
+      `No API route ${c.req.method} ${c.req.path}. Routes: /api/health, /api/devices, /api/snapshot, /api/stream, POST /api/throughput, GET/POST /api/sim/knobs, /metrics.`,
     ),
   );
 
