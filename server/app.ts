@@ -10,6 +10,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createSampler, type Sampler, type Tick } from './sampler.ts';
+import type { RecordingStatus } from './recorder.ts';
 import { mountSimRoutes, readJsonBody } from './sim-routes.ts';
 import { DEFAULTS } from './defaults.ts';
 import {
@@ -62,6 +63,8 @@ export interface ServerOptions {
   autoStart?: boolean;
   /** Called with each tick (the recorder). */
   onTick?: (tick: Tick) => void;
+  /** The recording's state for /api/health (`--record`). */
+  recording?: () => RecordingStatus | null;
   log?: (message: string) => void;
 }
 
@@ -130,6 +133,7 @@ export function createServer(options: ServerOptions): LabServer {
       source: options.source.id,
       simulated: options.source.simulated,
       reason: options.source.reason,
+      recording: options.recording?.() ?? null,
     }),
   );
   app.use('/api/*', requireToken);

@@ -14,6 +14,8 @@ export interface CliOptions {
   source: string;
   intervalMs: number;
   record: string | null;
+  /** Rotate the recording past this many bytes; 0 = never. */
+  recordMaxBytes: number;
   allowOrigins: string[];
   /** `--token` (undocumented: it shows in `ps`), else $SATURATE_TOKEN, else null. */
   token: string | null;
@@ -41,6 +43,8 @@ export const USAGE = `Usage: npm start -- [flags]        (site and lab on one or
   --source SRC        ${DEFAULTS.source} (default) | nvml | sim:<scenario>[?knob=value] | replay:<file.ndjson>
   --interval MS       sampling interval in ms (default ${DEFAULTS.intervalMs}, minimum ${DEFAULTS.minIntervalMs})
   --record FILE       also write every sample to FILE as NDJSON (replay it with --source replay:FILE)
+  --record-max SIZE   past SIZE (e.g. 64M, 1G; 0 = no limit) FILE moves to FILE.1 and starts again
+                      (default ${DEFAULTS.recordMaxBytes / 1024 / 1024}M)
   --allow-origin URL  let this origin call the API from a browser (repeatable), e.g. the deployed site
   --token-file FILE   read the API token from FILE (or set $SATURATE_TOKEN); by default the token is
                       kept in ~/.config/saturate/token ($XDG_CONFIG_HOME) and stays the same across restarts
@@ -48,7 +52,8 @@ export const USAGE = `Usage: npm start -- [flags]        (site and lab on one or
   --max-streams N     concurrent live streams (default ${DEFAULTS.maxStreams})
   --max-connections N open connections before new requests get 503 (default ${DEFAULTS.maxConnections})
   --static DIR        also serve this directory (the built site)
-Exit codes: ${EXIT.OK} stopped, ${EXIT.ERROR} unexpected error, ${EXIT.USAGE} bad flag or token, ${EXIT.PORT_IN_USE} port in use, ${EXIT.SOURCE} source cannot start.`;
+Exit codes: ${EXIT.OK} stopped, ${EXIT.ERROR} unexpected error, ${EXIT.USAGE} bad flag or token, ${EXIT.PORT_IN_USE} port in use, ${EXIT.SOURCE} source cannot start,
+            ${EXIT.RECORD} recording cannot start.`;
 
 /** An error that ends the process with `exitCode`. */
 export class ExitError extends Error {
@@ -81,6 +86,18 @@ function intFlag(raw: string | undefined, name: string, fallback: number, min: n
   return n;
 }
 
+/** A size flag: bytes, or a number with K, M or G (powers of 1024). */
+function sizeFlag(raw: string | undefined, name: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const m = /^(\d+(?:\.\d+)?)([KMG]?)B?$/i.exec(raw.trim());
+  if (!m) throw new CliError(`${name} needs a size such as 64M or 1G (0 = no limit), got "${raw}".`);
+  const scale = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(m[2] ?? '').toUpperCase() as '' | 'K' | 'M' | 'G'];
+  const bytes = Math.round(Number(m[1]) * scale);
+  if (bytes !== 0 && bytes < 64 * 1024)
+    throw new CliError(`${name} must be 0 (no limit) or at least 64K, got "${raw}".`);
+  return bytes;
+}
+
 /**
  * Parses argv (without node and script) and the environment. A flag wins over its variable.
  * @throws CliError with a message saying what to change.
@@ -98,6 +115,7 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
         source: { type: 'string' },
         interval: { type: 'string' },
         record: { type: 'string' },
+        'record-max': { type: 'string' },
         'allow-origin': { type: 'string', multiple: true },
         token: { type: 'string' },
         'token-file': { type: 'string' },
@@ -142,6 +160,7 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
     source: values.source ?? DEFAULTS.source,
     intervalMs: intFlag(values.interval, '--interval', DEFAULTS.intervalMs, DEFAULTS.minIntervalMs, 60_000),
     record: values.record ?? null,
+    recordMaxBytes: sizeFlag(values['record-max'], '--record-max', DEFAULTS.recordMaxBytes),
     allowOrigins,
     token,
     tokenFile,

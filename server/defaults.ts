@@ -17,6 +17,8 @@ export const DEFAULTS = {
   maxConnections: 256,
   maxBodyBytes: 16 * 1024,
   heartbeatMs: 15_000,
+  /** `--record-max`: a recording past this many bytes moves to FILE.1 and FILE starts again. */
+  recordMaxBytes: 256 * 1024 * 1024,
   /** Ticks kept for Last-Event-ID resume (10 min at 500 ms). */
   capacity: 1200,
 } as const;
@@ -33,4 +35,6 @@ export const EXIT = {
   PORT_IN_USE: 3,
   /** The source cannot start (`--source nvml` without a driver, a bad replay file). */
   SOURCE: 4,
+  /** `--record FILE` cannot be opened (missing folder, read-only, a symlink, a full disk). */
+  RECORD: 5,
 } as const;

@@ -8,7 +8,7 @@ import { createServer, type LabServer } from './app.ts';
 import { ExitError, type CliOptions } from './cli.ts';
 import { EXIT } from './defaults.ts';
 import { NvmlError } from './nvml/errors.ts';
-import { createRecorder, type Recorder } from './recorder.ts';
+import { openRecorder, type Recorder } from './recorder.ts';
 import { resolveSource } from './sources/index.ts';
 import { chooseToken, type TokenChoice } from './token.ts';
 
@@ -57,7 +57,19 @@ export async function launch(
     throw new ExitError(machine ? EXIT.SOURCE : EXIT.USAGE, message);
   }
   let recorder: Recorder | null = null;
-  if (options.record) recorder = createRecorder(options.record, log);
+  if (options.record) {
+    try {
+      recorder = openRecorder(options.record, {
+        maxBytes: options.recordMaxBytes,
+        source: source.id,
+        intervalMs: options.intervalMs,
+        log,
+      });
+    } catch (e) {
+      source.close();
+      throw new ExitError(EXIT.RECORD, e instanceof Error ? e.message : String(e));
+    }
+  }
   const lab = createServer({
     source,
     intervalMs: options.intervalMs,
@@ -68,7 +80,7 @@ export async function launch(
     staticDir: options.staticDir,
     log,
     token: chosen.token,
-    ...(recorder ? { onTick: (t) => recorder?.write(t) } : {}),
+    ...(recorder ? { onTick: (t) => recorder?.write(t), recording: () => recorder?.status() ?? null } : {}),
   });
   try {
     await new Promise<void>((resolve, reject) => {

@@ -69,7 +69,7 @@ describe('CLI flags', () => {
 });
 
 describe('exit codes', () => {
-  test('a bad flag exits 2 with the usage; a port in use exits 3; a source that cannot start exits 4', async () => {
+  test('a bad flag exits 2 with the usage; a port in use exits 3; a source that cannot start exits 4, a recording 5', async () => {
     const bad = await runLab(['--bogus']);
     expect(bad.code).toBe(EXIT.USAGE);
     expect(bad.stderr).toMatch(/Usage:/);
@@ -94,5 +94,8 @@ describe('exit codes', () => {
     expect(noNvml.stderr).toMatch(/NVML library not found/);
     const badScenario = await runLab(['--port', '0', '--source', 'sim:nope']);
     expect(badScenario.code).toBe(EXIT.USAGE);
+    const noFolder = await runLab(['--port', '0', '--source', 'sim:idle', '--record', '/nonexistent/run.ndjson']);
+    expect(noFolder.code).toBe(EXIT.RECORD);
+    expect(noFolder.stderr).toMatch(/Cannot record to \/nonexistent\/run\.ndjson: its folder does not exist/);
   });
 });
