@@ -110,3 +110,8 @@ export class NvmlError extends Error {
     return `${SUMMARY[this.code] ?? this.nvmlName.toLowerCase()} (NVML ${this.code}${this.code === NVML.FUNCTION_NOT_FOUND ? `: ${this.fn}` : ''})`;
   }
 }
+
+/** Whether `e` means the GPU is gone (lost, or needs a reset): report it lost and stop asking it. */
+export function isFatal(e: unknown): e is NvmlError {
+  return e instanceof NvmlError && (e.code === NVML.GPU_IS_LOST || e.code === NVML.RESET_REQUIRED);
+}
