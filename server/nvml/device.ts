@@ -3,8 +3,8 @@
  * NVML cannot give is null with its reason.
  *
  * State per GPU: its handle and static facts, metrics found unsupported (not asked again, logged
- * once), three GPM sample buffers (the new sample and the two before it, as bases), and `lost` once NVML says GPU_IS_LOST or
- * RESET_REQUIRED (then the GPU is reported lost without further queries while the others go on).
+ * once), its GPM state (gpm.ts), and `lost` once NVML says GPU_IS_LOST or RESET_REQUIRED (then the
+ * GPU is reported lost without further queries while the others go on).
  * Lifecycle: `openDevice()` per index after nvmlInit; `release()` before nvmlShutdown.
  */
 import { readFileSync } from 'node:fs';
