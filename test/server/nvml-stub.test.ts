@@ -4,6 +4,7 @@ import { NvmlError } from '../../server/nvml/errors.ts';
 import { openNvml } from '../../server/nvml/binding.ts';
 import { openDevice, readDevice, releaseDevice } from '../../server/nvml/device.ts';
 import { resolveSource } from '../../server/sources/index.ts';
+import { createSampler } from '../../server/sampler.ts';
 import { createNvmlSource } from '../../server/sources/nvml.ts';
 import type { HostProbe } from '../../server/host.ts';
 import { buildStubs, haveGcc, type StubKit } from '../fixtures/nvml-stub/build.ts';
@@ -147,6 +148,24 @@ describe('NVML binding against the C stub', () => {
       releaseDevice(nvml, state);
     } finally {
       nvml.close();
+    }
+  });
+
+  test('the same through the sampler at --interval 100 (8 GPUs, jittered clock): every tick after the first has GPM', () => {
+    const source = createNvmlSource({ libraryPath: kit.withConfig({ gpus: 8 }), ...quiet });
+    let t = T0;
+    let i = 0;
+    const sampler = createSampler({ source, intervalMs: 100, now: () => (t += 94 + ((i++ * 5) % 13)) });
+    try {
+      const ticks = Array.from({ length: 301 }, () => sampler.tick().message);
+      const holes = ticks
+        .slice(1)
+        .flatMap((m) =>
+          m.gpus.filter((g) => g.smActivePct === null || g.tensorActivePct === null || g.dramActivePct === null),
+        ).length;
+      expect(holes).toBe(0);
+    } finally {
+      sampler.close();
     }
   });
 
