@@ -39,7 +39,7 @@ export interface CliEnv {
 export const USAGE = `Usage: npm start -- [flags]        (site and lab on one origin)
        npm run lab -- [flags]      (the lab API alone)
   --port N            port to listen on (default ${DEFAULTS.port}, or $PORT; 0 = pick a free one)
-  --host ADDR         address to bind (default ${DEFAULTS.host}; anything else needs --token)
+  --host ADDR         address to bind (default ${DEFAULTS.host}; anything else needs --token-file or $SATURATE_TOKEN)
   --source SRC        ${DEFAULTS.source} (default) | nvml | sim:<scenario>[?knob=value] | replay:<file.ndjson>
   --interval MS       sampling interval in ms (default ${DEFAULTS.intervalMs}, minimum ${DEFAULTS.minIntervalMs})
   --record FILE       also write every sample to FILE as NDJSON (replay it with --source replay:FILE)
