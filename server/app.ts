@@ -1,31 +1,21 @@
 /**
- * The lab server's HTTP surface (Hono): health, devices, snapshot, the SSE stream, Prometheus
- * metrics, the throughput feed and, optionally, the built site. `createServer()` builds everything
- * without listening (tests listen on port 0); `close()` ends streams, the sampler and the source.
+ * The lab server's HTTP surface (Hono): the guards (server/guards.ts), health, then the API routes
+ * and the built site (server/routes.ts). `createServer()` builds everything without listening
+ * (tests listen on port 0); `close()` ends streams, the sampler and the source.
  * No route runs a command: every handler reads the sampler or validates a small JSON body.
  */
-import type { OutgoingHttpHeaders, Server } from 'node:http';
+import type { Server } from 'node:http';
 import { createAdaptorServer, type HttpBindings } from '@hono/node-server';
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { createSampler, type Sampler, type Tick } from './sampler.ts';
-import type { RecordingStatus } from './recorder.ts';
-import { mountSimRoutes, readJsonBody } from './sim-routes.ts';
 import { DEFAULTS } from './defaults.ts';
-import {
-  connectionGuard,
-  corsHeadersFor,
-  hostGuard,
-  jsonError,
-  originGuard,
-  SECURITY_HEADERS,
-  tokenGuard,
-} from './guards.ts';
+import { connectionGuard, hostGuard, jsonError, originGuard, tokenGuard } from './guards.ts';
+import type { RecordingStatus } from './recorder.ts';
+import { mountApiRoutes, siteHandler } from './routes.ts';
+import { createSampler, type Sampler, type Tick } from './sampler.ts';
 import { newToken, normaliseOrigin } from './security.ts';
 import type { MetricSource } from './sources/types.ts';
 import { createStaticHandler } from './static.ts';
-import { createStreamHub, newBootId, resumeAfter, type HubClock } from './stream.ts';
+import { createStreamHub, newBootId, type HubClock } from './stream.ts';
 
 /** The server's version, reported by /api/health. */
 export const VERSION = '0.1.0';
@@ -105,7 +95,6 @@ export function createServer(options: ServerOptions): LabServer {
     (prometheus ??= import('./prometheus.ts').then((m) =>
       m.createPrometheus(() => sampler.latest()?.message ?? null, VERSION),
     ));
-  const serveStatic = options.staticDir ? createStaticHandler(options.staticDir) : null;
   const bootId = options.bootId ?? newBootId();
   const hub = createStreamHub({
     sampler,
@@ -139,97 +128,17 @@ export function createServer(options: ServerOptions): LabServer {
   app.use('/api/*', requireToken);
   app.use('/metrics', requireToken);
 
-  app.get('/api/devices', (c) => {
-    const driverVersion =
-      'driverVersion' in options.source ? (options.source as { driverVersion: string | null }).driverVersion : null;
-    return c.json({
-      source: options.source.id,
-      simulated: options.source.simulated,
-      reason: options.source.reason,
-      driverVersion,
-      devices: options.source.devices(),
-    });
+  mountApiRoutes(app, {
+    source: options.source,
+    sampler,
+    hub,
+    bootId,
+    allowOrigins,
+    maxStreams,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    loadPrometheus,
   });
-
-  app.get('/api/snapshot', (c) => {
-    const latest = sampler.latest();
-    if (!latest) return jsonError(c, 503, 'No sample yet: the first arrives within one interval.');
-    return c.body(latest.json, 200, { 'Content-Type': 'application/json; charset=utf-8' });
-  });
-
-  app.get('/api/stream', (c) => {
-    if (hub.size >= maxStreams) {
-      c.header('Retry-After', '5');
-      return jsonError(
-        c,
-        503,
-        `Too many live streams (limit ${maxStreams}): close another lab tab, or start the server with a higher --max-streams.`,
-      );
-    }
-    const raw = c.req.header('last-event-id') ?? c.req.query('lastEventId');
-    const lastSeq = resumeAfter(raw, bootId, sampler.latest()?.message.seq ?? 0);
-    const headers: OutgoingHttpHeaders = {
-      ...SECURITY_HEADERS,
-      ...corsHeadersFor(allowOrigins, c.req.header('origin')),
-    };
-    hub.attach(c.env.incoming, c.env.outgoing, lastSeq, headers);
-    // The hub writes the response itself; this tells the adaptor not to (a fresh object: middleware may add headers to it).
-    return new Response(null, { headers: RESPONSE_ALREADY_SENT.headers });
-  });
-
-  const limit = bodyLimit({
-    maxSize: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
-    onError: (c) => {
-      c.header('Connection', 'close'); // the rest of the body is never read: do not reuse this socket
-      return jsonError(c, 413, 'Body too large: send one small JSON object per request.');
-    },
-  });
-
-  app.post('/api/throughput', limit, async (c) => {
-    const read = await readJsonBody(c);
-    if (read instanceof Response) return read;
-    const { ThroughputReportSchema } = await import('../src/protocol/metrics.ts');
-    const parsed = ThroughputReportSchema.safeParse(read.body);
-    if (!parsed.success)
-      return jsonError(
-        c,
-        422,
-        parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
-      );
-    return c.json({ ok: true, throughput: sampler.reportThroughput(parsed.data) });
-  });
-
-  mountSimRoutes(app, options.source, limit);
-
-  app.get('/metrics', async (c) => {
-    const p = await loadPrometheus();
-    return c.body(await p.render(), 200, { 'Content-Type': p.contentType });
-  });
-
-  app.all('/api/*', (c) =>
-    jsonError(
-      c,
-      404,
-      `No API route ${c.req.method} ${c.req.path}. Routes: /api/health, /api/devices, /api/snapshot, /api/stream, POST /api/throughput, GET/POST /api/sim/knobs, /metrics.`,
-    ),
-  );
-
-  app.all('*', async (c) => {
-    if (!serveStatic)
-      return jsonError(
-        c,
-        404,
-        'Not found. This lab server has no site to serve; run `npm start` to serve the built site.',
-      );
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD')
-      return jsonError(c, 405, 'Only GET and HEAD are served here.');
-    const url = new URL(c.req.url);
-    const res = await serveStatic(c.req.method, url.pathname, c.req.header('accept-encoding'));
-    if (!res) return jsonError(c, 400, 'Bad path.');
-    // A page opened with the token in its URL must not be kept by a cache (or the back/forward list's copy).
-    if (url.searchParams.has('token')) res.headers.set('Cache-Control', 'no-store');
-    return res;
-  });
+  app.all('*', siteHandler(options.staticDir ? createStaticHandler(options.staticDir) : null));
 
   app.onError((e, c) => {
     log(`[http] ${c.req.method} ${c.req.path}: ${e instanceof Error ? e.message : String(e)}`);
