@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import { startSite } from '../test/e2e/site-server.ts';
+import { chromiumPath } from '../scripts/chromium.ts';
 
 export const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -73,7 +74,7 @@ async function freePort(): Promise<number> {
 async function launchChrome(): Promise<{ port: number; kill: () => void }> {
   const port = await freePort();
   const profile = mkdtempSync(join(tmpdir(), 'saturate-lh-'));
-  const bin = process.env['CHROME_PATH'] ?? '/usr/bin/chromium';
+  const bin = chromiumPath() ?? '/usr/bin/chromium';
   const child: ChildProcess = spawn(
     bin,
     [

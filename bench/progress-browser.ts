@@ -11,7 +11,7 @@
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from '../test/e2e/browser.ts';
 import { startSite } from '../test/e2e/site-server.ts';
-import { makeAnswerEvents } from './progress.ts';
+import { makeAnswerEvents } from '../test/fixtures/answer-events.ts';
 
 export interface ProgressBrowserResult {
   events: number;

@@ -7,7 +7,7 @@
  *   import { benchProgress } from './bench/progress.ts'   returns the numbers
  */
 import { performance } from 'node:perf_hooks';
-import type { ProgressEvent } from '../src/store/schema.ts';
+import { makeAnswerEvents } from '../test/fixtures/answer-events.ts';
 import { ProgressEventSchema } from '../src/store/schema.ts';
 
 export interface ProgressBenchResult {
@@ -19,32 +19,6 @@ export interface ProgressBenchResult {
   validateMs: number;
   backupBytes: number;
   rows: [string, string][];
-}
-
-const TOPICS = ['meters', 'training', 'useful-work', 'serving', 'tooling'];
-
-/** 50,000 answers over ~1 year, 400 questions, Berlin time. */
-export function makeAnswerEvents(count = 50_000, start = Date.parse('2025-04-01T08:00:00+02:00')): ProgressEvent[] {
-  const out: ProgressEvent[] = [];
-  for (let i = 0; i < count; i++) {
-    const at = start + i * 630_000;
-    const topic = TOPICS[i % TOPICS.length]!;
-    out.push({
-      id: `${at}-b${i.toString(36).padStart(6, '0')}`,
-      at,
-      tz: 'Europe/Berlin',
-      offsetMin: 120,
-      type: 'answer',
-      questionId: `${topic}-q${i % 80}`,
-      cardId: `${topic}/card-${i % 16}`,
-      topic,
-      choice: ['b'],
-      correct: i % 4 !== 0,
-      timeMs: 4_000 + (i % 20) * 1_000,
-      context: 'card',
-    });
-  }
-  return out;
 }
 
 const time = async <T>(fn: () => T | Promise<T>): Promise<[T, number]> => {

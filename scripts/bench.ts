@@ -17,6 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { chromiumPath } from './chromium.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -38,7 +39,7 @@ if (needsSite && (!args.includes('--skip-build') || !existsSync('dist/sw.js'))) 
 }
 
 const chromium = (() => {
-  const r = spawnSync(process.env['CHROME_PATH'] ?? '/usr/bin/chromium', ['--version'], { encoding: 'utf8' });
+  const r = spawnSync(chromiumPath() ?? '/usr/bin/chromium', ['--version'], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : 'unknown';
 })();
 const sections: string[] = [];

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliError, parseCli, USAGE } from '../server/cli.ts';
+import { exitCodeOf, parseCli, USAGE } from '../server/cli.ts';
 import { launch } from '../server/launch.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -41,14 +41,7 @@ export function needsBuild(): boolean {
 }
 
 try {
-  const args = process.argv.slice(2);
-  const has = (flag: string): boolean => args.some((a) => a === flag || a.startsWith(`${flag}=`));
-  const port = process.env['PORT'];
-  const options = parseCli([
-    ...(has('--source') ? [] : ['--source', 'auto']),
-    ...(port && !has('--port') ? ['--port', port] : []),
-    ...args,
-  ]);
+  const options = parseCli(process.argv.slice(2), process.env);
   if (options.help) {
     console.log(USAGE);
   } else {
@@ -72,6 +65,6 @@ try {
     await launch({ ...options, staticDir: existsSync(dist) ? dist : null });
   }
 } catch (e) {
-  console.error(e instanceof CliError || e instanceof Error ? e.message : String(e));
-  process.exit(2);
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(exitCodeOf(e));
 }

@@ -1,19 +1,21 @@
 /**
- * The lab server's HTTP surface (Hono): health, devices, snapshot, the SSE stream, Prometheus
- * metrics, the throughput feed and, optionally, the built site. `createServer()` builds everything
- * without listening (tests listen on port 0); `close()` ends streams, the sampler and the source.
+ * The lab server's HTTP surface (Hono): the guards (server/guards.ts), health, then the API routes
+ * and the built site (server/routes.ts). `createServer()` builds everything without listening
+ * (tests listen on port 0); `close()` ends streams, the sampler and the source.
  * No route runs a command: every handler reads the sampler or validates a small JSON body.
  */
-import type { OutgoingHttpHeaders, Server } from 'node:http';
+import type { Server } from 'node:http';
 import { createAdaptorServer, type HttpBindings } from '@hono/node-server';
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { Hono } from 'hono';
+import { DEFAULTS } from './defaults.ts';
+import { connectionGuard, hostGuard, jsonError, originGuard, tokenGuard } from './guards.ts';
+import type { RecordingStatus } from './recorder.ts';
+import { mountApiRoutes, siteHandler } from './routes.ts';
 import { createSampler, type Sampler, type Tick } from './sampler.ts';
-import { hostChecker, newToken, normaliseOrigin, tokenFrom, tokenMatches } from './security.ts';
+import { newToken, normaliseOrigin } from './security.ts';
 import type { MetricSource } from './sources/types.ts';
 import { createStaticHandler } from './static.ts';
-import { createStreamHub } from './stream.ts';
+import { createStreamHub, newBootId, type HubClock } from './stream.ts';
 
 /** The server's version, reported by /api/health. */
 export const VERSION = '0.1.0';
@@ -21,21 +23,27 @@ export const VERSION = '0.1.0';
 /** Options for `createServer`; only `source` is required. */
 export interface ServerOptions {
   source: MetricSource;
-  /** Sampling interval in ms (default 500). */
+  /** Sampling interval in ms (default DEFAULTS.intervalMs). */
   intervalMs?: number;
-  /** API token; a random 128-bit one when absent. */
+  /** API token; a random 128-bit one when absent (the CLI passes the kept one, server/token.ts). */
   token?: string;
-  /** The host the server binds to; also accepted in the Host header. Default 127.0.0.1. */
+  /** The host the server binds to; also accepted in the Host header. Default DEFAULTS.host. */
   host?: string;
   /** Origins allowed to call the API cross-origin (e.g. the deployed site). */
   allowOrigins?: readonly string[];
-  /** Concurrent SSE streams before 503 (default 32). */
+  /** Concurrent SSE streams before 503 (default DEFAULTS.maxStreams). */
   maxStreams?: number;
-  /** Largest request body in bytes (default 16 KiB). */
+  /** Largest request body in bytes (default DEFAULTS.maxBodyBytes). */
   maxBodyBytes?: number;
-  /** Heartbeat on an idle stream, ms (default 15 s). */
+  /** Heartbeat on an idle stream, ms (default DEFAULTS.heartbeatMs). */
   heartbeatMs?: number;
-  /** Ticks kept for Last-Event-ID resume (default 1200). */
+  /** This run's id in SSE event ids (`<bootId>-<seq>`); a random one by default. */
+  bootId?: string;
+  /** Open connections (sockets) before new requests get 503 (default DEFAULTS.maxConnections). */
+  maxConnections?: number;
+  /** The stream hub's clock (heartbeats); real time by default. */
+  streamClock?: HubClock;
+  /** Ticks kept for Last-Event-ID resume (default DEFAULTS.capacity). */
   capacity?: number;
   /** Serve this directory (the built site) for non-API paths. */
   staticDir?: string | null;
@@ -45,6 +53,8 @@ export interface ServerOptions {
   autoStart?: boolean;
   /** Called with each tick (the recorder). */
   onTick?: (tick: Tick) => void;
+  /** The recording's state for /api/health (`--record`). */
+  recording?: () => RecordingStatus | null;
   log?: (message: string) => void;
 }
 
@@ -55,31 +65,25 @@ export interface LabServer {
   server: Server;
   sampler: Sampler;
   token: string;
+  /** This run's id, the first part of every SSE event id. */
+  bootId: string;
   /** Open SSE streams right now. */
   activeStreams(): number;
+  /** Open connections (sockets) right now. */
+  activeConnections(): number;
   /** Ends every stream, stops sampling, closes the source and the HTTP server. */
   close(): Promise<void>;
 }
-
-/** Headers on every response. */
-const SECURITY_HEADERS = {
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer', // the token travels in URLs: never leak it in Referer
-} as const;
-
-const json = (c: Context, status: 400 | 401 | 403 | 404 | 405 | 413 | 415 | 422 | 500 | 503, error: string): Response =>
-  c.json({ error }, status);
 
 /** Builds the app, sampler and HTTP server without listening. */
 export function createServer(options: ServerOptions): LabServer {
   const token = options.token ?? newToken();
   const allowOrigins = new Set((options.allowOrigins ?? []).map(normaliseOrigin));
-  const hostOk = hostChecker(options.host ?? '127.0.0.1');
-  const maxStreams = options.maxStreams ?? 32;
+  const maxStreams = options.maxStreams ?? DEFAULTS.maxStreams;
   const log = options.log ?? ((m: string) => console.error(m));
   const sampler = createSampler({
     source: options.source,
-    intervalMs: options.intervalMs ?? 500,
+    intervalMs: options.intervalMs ?? DEFAULTS.intervalMs,
     ...(options.capacity === undefined ? {} : { capacity: options.capacity }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.onTick === undefined ? {} : { onTick: options.onTick }),
@@ -91,64 +95,25 @@ export function createServer(options: ServerOptions): LabServer {
     (prometheus ??= import('./prometheus.ts').then((m) =>
       m.createPrometheus(() => sampler.latest()?.message ?? null, VERSION),
     ));
-  const serveStatic = options.staticDir ? createStaticHandler(options.staticDir) : null;
-  const hub = createStreamHub({ sampler, heartbeatMs: options.heartbeatMs ?? 15_000 });
+  const bootId = options.bootId ?? newBootId();
+  const hub = createStreamHub({
+    sampler,
+    bootId,
+    heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
+    ...(options.streamClock ? { clock: options.streamClock } : {}),
+  });
   const app = new Hono<{ Bindings: HttpBindings }>();
-  const corsHeaders = (origin: string | undefined): Record<string, string> =>
-    origin !== undefined && allowOrigins.has(origin) ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : {};
 
-  // 1. DNS-rebinding defence: every request must name this machine in its Host header.
-  app.use('*', async (c, next): Promise<Response | void> => {
-    if (!hostOk(c.req.header('host')))
-      return json(c, 403, 'Host not allowed: use http://127.0.0.1:<port>/ or localhost (or the configured --host).');
-    await next();
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
-  });
-
-  // 2. CORS for allowed origins only, including Private Network Access preflights.
-  app.use('*', async (c, next): Promise<Response | void> => {
-    const origin = c.req.header('origin');
-    const allowed = origin !== undefined && allowOrigins.has(origin);
-    if (c.req.method === 'OPTIONS') {
-      if (!allowed) return c.body(null, 403);
-      c.header('Access-Control-Allow-Origin', origin);
-      c.header('Vary', 'Origin');
-      c.header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-      c.header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Last-Event-ID');
-      c.header('Access-Control-Max-Age', '600');
-      if (c.req.header('access-control-request-private-network') === 'true')
-        c.header('Access-Control-Allow-Private-Network', 'true');
-      return c.body(null, 204);
-    }
-    // A browser request from a page of another origin that was not allowed is refused outright
-    // (defence in depth: it would also need the token). Same-origin pages and non-browser clients pass.
-    const sameOrigin = origin !== undefined && origin === `${new URL(c.req.url).protocol}//${c.req.header('host')}`;
-    if (
-      origin !== undefined &&
-      origin !== 'null' &&
-      !allowed &&
-      !sameOrigin &&
-      (c.req.path.startsWith('/api/') || c.req.path === '/metrics')
-    ) {
-      return json(
-        c,
-        403,
-        `Origin ${origin} is not allowed: start the lab server with --allow-origin ${origin} to let that site use it.`,
-      );
-    }
-    await next();
-    for (const [name, value] of Object.entries(corsHeaders(origin))) c.header(name, value);
-  });
-
-  // 3. The token on every API route but health, and on /metrics.
-  const requireToken = async (c: Context, next: () => Promise<void>): Promise<Response | void> => {
-    if (!tokenMatches(tokenFrom(c.req.header('authorization'), c.req.query('token')), token)) {
-      c.header('WWW-Authenticate', 'Bearer');
-      return json(c, 401, 'Missing or wrong token: open the URL the lab server printed (it ends in ?token=…).');
-    }
-    await next();
-    c.header('Cache-Control', 'no-store');
-  };
+  // Guards, in order: Host (DNS rebinding), Origin (CORS), then the token on every API route but health.
+  const maxConnections = options.maxConnections ?? DEFAULTS.maxConnections;
+  let openConnections = 0;
+  app.use(
+    '*',
+    connectionGuard(() => openConnections, maxConnections),
+  );
+  app.use('*', hostGuard(options.host ?? DEFAULTS.host));
+  app.use('*', originGuard(allowOrigins));
+  const requireToken = tokenGuard(() => token);
 
   app.get('/api/health', (c) =>
     c.json({
@@ -157,99 +122,36 @@ export function createServer(options: ServerOptions): LabServer {
       source: options.source.id,
       simulated: options.source.simulated,
       reason: options.source.reason,
+      recording: options.recording?.() ?? null,
     }),
   );
   app.use('/api/*', requireToken);
   app.use('/metrics', requireToken);
 
-  app.get('/api/devices', (c) => {
-    const driverVersion =
-      'driverVersion' in options.source ? (options.source as { driverVersion: string | null }).driverVersion : null;
-    return c.json({
-      source: options.source.id,
-      simulated: options.source.simulated,
-      reason: options.source.reason,
-      driverVersion,
-      devices: options.source.devices(),
-    });
+  mountApiRoutes(app, {
+    source: options.source,
+    sampler,
+    hub,
+    bootId,
+    allowOrigins,
+    maxStreams,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    loadPrometheus,
   });
-
-  app.get('/api/snapshot', (c) => {
-    const latest = sampler.latest();
-    if (!latest) return json(c, 503, 'No sample yet: the first arrives within one interval.');
-    return c.body(latest.json, 200, { 'Content-Type': 'application/json; charset=utf-8' });
-  });
-
-  app.get('/api/stream', (c) => {
-    if (hub.size >= maxStreams) {
-      c.header('Retry-After', '5');
-      return json(
-        c,
-        503,
-        `Too many live streams (limit ${maxStreams}): close another lab tab, or start the server with a higher --max-streams.`,
-      );
-    }
-    const raw = c.req.header('last-event-id') ?? c.req.query('lastEventId');
-    const lastSeq = raw !== undefined && /^\d{1,15}$/.test(raw) ? Number(raw) : null;
-    const headers: OutgoingHttpHeaders = { ...SECURITY_HEADERS, ...corsHeaders(c.req.header('origin')) };
-    hub.attach(c.env.incoming, c.env.outgoing, lastSeq, headers);
-    // The hub writes the response itself; this tells the adaptor not to (a fresh object: middleware may add headers to it).
-    return new Response(null, { headers: RESPONSE_ALREADY_SENT.headers });
-  });
-
-  app.post(
-    '/api/throughput',
-    bodyLimit({
-      maxSize: options.maxBodyBytes ?? 16 * 1024,
-      onError: (c) => {
-        c.header('Connection', 'close'); // the rest of the body is never read: do not reuse this socket
-        return json(c, 413, 'Body too large: send one small JSON object per report.');
-      },
-    }),
-    async (c) => {
-      if (!/^application\/json\b/i.test(c.req.header('content-type') ?? ''))
-        return json(c, 415, 'Send JSON with Content-Type: application/json.');
-      let body: unknown;
-      try {
-        body = JSON.parse(await c.req.text());
-      } catch {
-        return json(c, 400, 'Body is not valid JSON.');
-      }
-      const { ThroughputReportSchema } = await import('../src/protocol/metrics.ts');
-      const parsed = ThroughputReportSchema.safeParse(body);
-      if (!parsed.success)
-        return json(c, 422, parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-      return c.json({ ok: true, throughput: sampler.reportThroughput(parsed.data) });
-    },
-  );
-
-  app.get('/metrics', async (c) => {
-    const p = await loadPrometheus();
-    return c.body(await p.render(), 200, { 'Content-Type': p.contentType });
-  });
-
-  app.all('/api/*', (c) =>
-    json(
-      c,
-      404,
-      `No API route ${c.req.method} ${c.req.path}. Routes: /api/health, /api/devices, /api/snapshot, /api/stream, POST /api/throughput, /metrics.`,
-    ),
-  );
-
-  app.all('*', async (c) => {
-    if (!serveStatic)
-      return json(c, 404, 'Not found. This lab server has no site to serve; run `npm start` to serve the built site.');
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return json(c, 405, 'Only GET and HEAD are served here.');
-    const res = await serveStatic(c.req.method, new URL(c.req.url).pathname, c.req.header('accept-encoding'));
-    return res ?? json(c, 400, 'Bad path.');
-  });
+  app.all('*', siteHandler(options.staticDir ? createStaticHandler(options.staticDir) : null));
 
   app.onError((e, c) => {
     log(`[http] ${c.req.method} ${c.req.path}: ${e instanceof Error ? e.message : String(e)}`);
-    return json(c, 500, 'Internal error; see the lab server log.');
+    return jsonError(c, 500, 'Internal error; see the lab server log.');
   });
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  server.on('connection', (socket) => {
+    openConnections++;
+    socket.once('close', () => openConnections--);
+  });
+  // Past the cap requests get a 503 that says why; far past it Node drops new sockets unanswered.
+  server.maxConnections = maxConnections * 2;
   // Bound slow clients: a request must arrive whole within 10 s (streams are unaffected).
   server.requestTimeout = 10_000;
   server.headersTimeout = 10_000;
@@ -268,7 +170,9 @@ export function createServer(options: ServerOptions): LabServer {
     server,
     sampler,
     token,
+    bootId,
     activeStreams: () => hub.size,
+    activeConnections: () => openConnections,
     async close() {
       hub.close();
       sampler.close();

@@ -1,6 +1,11 @@
-/** Command-line flags of the lab server (`npm run lab -- [flags]`), parsed and checked. */
+/**
+ * Command-line flags of the lab server (`npm start -- [flags]`, or `npm run lab -- [flags]` for the
+ * API alone), parsed and checked over DEFAULTS (server/defaults.ts), which the usage text is built from.
+ */
 import { parseArgs } from 'node:util';
+import { DEFAULTS, EXIT } from './defaults.ts';
 import { isLoopback, normaliseOrigin } from './security.ts';
+import { TOKEN_PATTERN } from './token.ts';
 
 /** Parsed flags. */
 export interface CliOptions {
@@ -9,46 +14,95 @@ export interface CliOptions {
   source: string;
   intervalMs: number;
   record: string | null;
+  /** Rotate the recording past this many bytes; 0 = never. */
+  recordMaxBytes: number;
   allowOrigins: string[];
+  /** `--token` (undocumented: it shows in `ps`), else $SATURATE_TOKEN, else null. */
   token: string | null;
+  tokenFile: string | null;
+  newToken: boolean;
   maxStreams: number;
+  maxConnections: number;
   staticDir: string | null;
   help: boolean;
 }
 
-/** Default port: fixed so a bookmarked lab URL keeps working; --port 0 picks a free one. */
-export const DEFAULT_PORT = 8790;
+/** The environment variables the CLI reads. */
+export interface CliEnv {
+  /** The port when no --port is given (as hosting platforms set it). */
+  PORT?: string | undefined;
+  /** The API token, for scripts (instead of the kept one). */
+  SATURATE_TOKEN?: string | undefined;
+}
 
-/** Usage text for --help and for errors. */
-export const USAGE = `Usage: npm run lab -- [flags]
-  --port N            port to listen on (default ${DEFAULT_PORT}; 0 = pick a free one)
-  --host ADDR         address to bind (default 127.0.0.1; anything else needs --token)
-  --source SRC        auto (default) | nvml | sim:<scenario>[?knob=value] | replay:<file.ndjson>
-  --interval MS       sampling interval in ms (default 500, minimum 100)
+/** Usage text for --help and for errors, built from DEFAULTS and EXIT. */
+export const USAGE = `Usage: npm start -- [flags]        (site and lab on one origin)
+       npm run lab -- [flags]      (the lab API alone)
+  --port N            port to listen on (default ${DEFAULTS.port}, or $PORT; 0 = pick a free one)
+  --host ADDR         address to bind (default ${DEFAULTS.host}; anything else needs --token-file or $SATURATE_TOKEN)
+  --source SRC        ${DEFAULTS.source} (default) | nvml | sim:<scenario>[?knob=value] | replay:<file.ndjson>
+  --interval MS       sampling interval in ms (default ${DEFAULTS.intervalMs}, minimum ${DEFAULTS.minIntervalMs})
   --record FILE       also write every sample to FILE as NDJSON (replay it with --source replay:FILE)
+  --record-max SIZE   past SIZE (e.g. 64M, 1G; 0 = no limit) FILE moves to FILE.1 and starts again
+                      (default ${DEFAULTS.recordMaxBytes / 1024 / 1024}M)
   --allow-origin URL  let this origin call the API from a browser (repeatable), e.g. the deployed site
-  --token TOKEN       use this API token instead of a random one (16+ characters)
-  --max-streams N     concurrent live streams (default 32)
-  --static DIR        also serve this directory (the built site)`;
+  --token-file FILE   read the API token from FILE (or set $SATURATE_TOKEN); by default the token is
+                      kept in ~/.config/saturate/token ($XDG_CONFIG_HOME) and stays the same across restarts
+  --new-token         replace the kept token with a fresh one (old lab URLs stop working)
+  --max-streams N     concurrent live streams (default ${DEFAULTS.maxStreams})
+  --max-connections N open connections before new requests get 503 (default ${DEFAULTS.maxConnections})
+  --static DIR        also serve this directory (the built site)
+Exit codes: ${EXIT.OK} stopped, ${EXIT.ERROR} unexpected error, ${EXIT.USAGE} bad flag or token, ${EXIT.PORT_IN_USE} port in use, ${EXIT.SOURCE} source cannot start,
+            ${EXIT.RECORD} recording cannot start.`;
 
-/** A flag error with the usage appended. */
-export class CliError extends Error {
+/** An error that ends the process with `exitCode`. */
+export class ExitError extends Error {
+  readonly exitCode: number;
+  constructor(exitCode: number, message: string) {
+    super(message);
+    this.name = 'ExitError';
+    this.exitCode = exitCode;
+  }
+}
+
+/** A flag error (exit code EXIT.USAGE) with the usage appended. */
+export class CliError extends ExitError {
   constructor(message: string) {
-    super(`${message}\n\n${USAGE}`);
+    super(EXIT.USAGE, `${message}\n\n${USAGE}`);
     this.name = 'CliError';
   }
 }
 
+/** The exit code for an error that ended a start: its own for an ExitError, else EXIT.ERROR. */
+export function exitCodeOf(e: unknown): number {
+  return e instanceof ExitError ? e.exitCode : EXIT.ERROR;
+}
+
 function intFlag(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new CliError(`--${name} needs a whole number, got "${raw}".`);
+  if (!/^\d+$/.test(raw)) throw new CliError(`${name} needs a whole number, got "${raw}".`);
   const n = Number(raw);
-  if (n < min || n > max) throw new CliError(`--${name} must be between ${min} and ${max}, got ${n}.`);
+  if (n < min || n > max) throw new CliError(`${name} must be between ${min} and ${max}, got ${n}.`);
   return n;
 }
 
-/** Parses argv (without node and script). @throws CliError with a message saying what to change. */
-export function parseCli(argv: readonly string[]): CliOptions {
+/** A size flag: bytes, or a number with K, M or G (powers of 1024). */
+function sizeFlag(raw: string | undefined, name: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const m = /^(\d+(?:\.\d+)?)([KMG]?)B?$/i.exec(raw.trim());
+  if (!m) throw new CliError(`${name} needs a size such as 64M or 1G (0 = no limit), got "${raw}".`);
+  const scale = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(m[2] ?? '').toUpperCase() as '' | 'K' | 'M' | 'G'];
+  const bytes = Math.round(Number(m[1]) * scale);
+  if (bytes !== 0 && bytes < 64 * 1024)
+    throw new CliError(`${name} must be 0 (no limit) or at least 64K, got "${raw}".`);
+  return bytes;
+}
+
+/**
+ * Parses argv (without node and script) and the environment. A flag wins over its variable.
+ * @throws CliError with a message saying what to change.
+ */
+export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions {
   let values;
   try {
     ({ values } = parseArgs({
@@ -61,9 +115,13 @@ export function parseCli(argv: readonly string[]): CliOptions {
         source: { type: 'string' },
         interval: { type: 'string' },
         record: { type: 'string' },
+        'record-max': { type: 'string' },
         'allow-origin': { type: 'string', multiple: true },
         token: { type: 'string' },
+        'token-file': { type: 'string' },
+        'new-token': { type: 'boolean' },
         'max-streams': { type: 'string' },
+        'max-connections': { type: 'string' },
         static: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -71,14 +129,16 @@ export function parseCli(argv: readonly string[]): CliOptions {
   } catch (e) {
     throw new CliError((e as Error).message);
   }
-  const host = values.host ?? '127.0.0.1';
-  const token = values.token ?? null;
-  if (token !== null && !/^[A-Za-z0-9._~-]{16,256}$/.test(token)) {
-    throw new CliError('--token must be 16–256 characters of letters, digits, ".", "_", "~" or "-".');
+  const host = values.host ?? DEFAULTS.host;
+  const token = values.token ?? (env.SATURATE_TOKEN || null);
+  const tokenFile = values['token-file'] ?? null;
+  if (token !== null && !TOKEN_PATTERN.test(token)) {
+    const where = values.token === undefined ? '$SATURATE_TOKEN' : '--token';
+    throw new CliError(`${where} must be 16–256 characters of letters, digits, ".", "_", "~" or "-".`);
   }
-  if (!isLoopback(host) && token === null) {
+  if (!isLoopback(host) && token === null && tokenFile === null) {
     throw new CliError(
-      `Binding ${host} exposes the lab beyond this machine: pass an explicit --token (e.g. \`openssl rand -hex 16\`) to do that.`,
+      `Binding ${host} exposes the lab beyond this machine: give it a token of your own with --token-file FILE or SATURATE_TOKEN (e.g. \`openssl rand -hex 16\`).`,
     );
   }
   let allowOrigins: string[];
@@ -90,15 +150,23 @@ export function parseCli(argv: readonly string[]): CliOptions {
   } catch (e) {
     throw new CliError((e as Error).message);
   }
+  const envPort = env.PORT === undefined || env.PORT === '' ? undefined : env.PORT;
   return {
-    port: intFlag(values.port, 'port', DEFAULT_PORT, 0, 65535),
+    port:
+      values.port === undefined && envPort !== undefined
+        ? intFlag(envPort, '$PORT', DEFAULTS.port, 0, 65535)
+        : intFlag(values.port, '--port', DEFAULTS.port, 0, 65535),
     host,
-    source: values.source ?? 'auto',
-    intervalMs: intFlag(values.interval, 'interval', 500, 100, 60_000),
+    source: values.source ?? DEFAULTS.source,
+    intervalMs: intFlag(values.interval, '--interval', DEFAULTS.intervalMs, DEFAULTS.minIntervalMs, 60_000),
     record: values.record ?? null,
+    recordMaxBytes: sizeFlag(values['record-max'], '--record-max', DEFAULTS.recordMaxBytes),
     allowOrigins,
     token,
-    maxStreams: intFlag(values['max-streams'], 'max-streams', 32, 1, 10_000),
+    tokenFile,
+    newToken: values['new-token'] ?? false,
+    maxStreams: intFlag(values['max-streams'], '--max-streams', DEFAULTS.maxStreams, 1, 10_000),
+    maxConnections: intFlag(values['max-connections'], '--max-connections', DEFAULTS.maxConnections, 1, 100_000),
     staticDir: values.static ?? null,
     help: values.help ?? false,
   };

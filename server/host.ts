@@ -8,7 +8,7 @@
 import { openSync, readSync } from 'node:fs';
 import os from 'node:os';
 import type { HostSample } from '../src/protocol/metrics.ts';
-import { isStale } from './stale.ts';
+import { isStale } from '../src/lib/stale.ts';
 
 interface CoreTimes {
   busy: number;

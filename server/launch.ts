@@ -5,9 +5,12 @@
  */
 import type { AddressInfo } from 'node:net';
 import { createServer, type LabServer } from './app.ts';
-import type { CliOptions } from './cli.ts';
-import { createRecorder, type Recorder } from './recorder.ts';
+import { ExitError, type CliOptions } from './cli.ts';
+import { EXIT } from './defaults.ts';
+import { NvmlError } from './nvml/errors.ts';
+import { openRecorder, type Recorder } from './recorder.ts';
 import { resolveSource } from './sources/index.ts';
+import { chooseToken, type TokenChoice } from './token.ts';
 
 /** A running server. */
 export interface Launched {
@@ -27,23 +30,57 @@ function urlHost(host: string): string {
 /** Starts the server; resolves once it listens. @throws Error with a message saying what to change. */
 export async function launch(
   options: CliOptions,
-  io: { print?: (line: string) => void; log?: (line: string) => void; handleSignals?: boolean } = {},
+  io: {
+    print?: (line: string) => void;
+    log?: (line: string) => void;
+    handleSignals?: boolean;
+    /** Where the kept token's folder is looked up ($XDG_CONFIG_HOME); default process.env. */
+    env?: Readonly<Record<string, string | undefined>>;
+  } = {},
 ): Promise<Launched> {
   const print = io.print ?? ((l: string) => console.log(l));
   const log = io.log ?? ((l: string) => console.error(l));
-  const source = await resolveSource(options.source, { log });
+  const env = io.env ?? process.env;
+  let chosen: TokenChoice;
+  try {
+    chosen = chooseToken({ flag: options.token, file: options.tokenFile, env, newToken: options.newToken });
+  } catch (e) {
+    throw new ExitError(EXIT.USAGE, e instanceof Error ? e.message : String(e));
+  }
+  let source;
+  try {
+    source = await resolveSource(options.source, { log });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    // A driver or file problem is the machine's; anything else is a bad --source value.
+    const machine = e instanceof NvmlError || options.source.startsWith('replay:');
+    throw new ExitError(machine ? EXIT.SOURCE : EXIT.USAGE, message);
+  }
   let recorder: Recorder | null = null;
-  if (options.record) recorder = createRecorder(options.record, log);
+  if (options.record) {
+    try {
+      recorder = openRecorder(options.record, {
+        maxBytes: options.recordMaxBytes,
+        source: source.id,
+        intervalMs: options.intervalMs,
+        log,
+      });
+    } catch (e) {
+      source.close();
+      throw new ExitError(EXIT.RECORD, e instanceof Error ? e.message : String(e));
+    }
+  }
   const lab = createServer({
     source,
     intervalMs: options.intervalMs,
     host: options.host,
     allowOrigins: options.allowOrigins,
     maxStreams: options.maxStreams,
+    maxConnections: options.maxConnections,
     staticDir: options.staticDir,
     log,
-    ...(options.token ? { token: options.token } : {}),
-    ...(recorder ? { onTick: (t) => recorder?.write(t) } : {}),
+    token: chosen.token,
+    ...(recorder ? { onTick: (t) => recorder?.write(t), recording: () => recorder?.status() ?? null } : {}),
   });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -58,13 +95,20 @@ export async function launch(
     await recorder?.close();
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
-      throw new Error(`Port ${options.port} is in use: pass --port 0 to pick a free one, or stop the other server.`);
-    if (code === 'EADDRNOTAVAIL') throw new Error(`Cannot bind ${options.host}: it is not an address of this machine.`);
+      throw new ExitError(
+        EXIT.PORT_IN_USE,
+        `Port ${options.port} is in use: pass --port 0 to pick a free one, or stop the other server.`,
+      );
+    if (code === 'EADDRNOTAVAIL')
+      throw new ExitError(EXIT.USAGE, `Cannot bind ${options.host}: it is not an address of this machine.`);
     throw e;
   }
   const port = (lab.server.address() as AddressInfo).port;
   const url = `http://${urlHost(options.host)}:${port}/?token=${lab.token}`;
   print(`Saturate lab server on ${url} (source: ${source.id}${source.simulated ? ', simulated' : ''})`);
+  if (chosen.created && options.newToken)
+    log(`  New token saved in ${chosen.path}: URLs with the old one no longer work.`);
+  else if (chosen.created) log(`  Token saved in ${chosen.path}: this URL keeps working across restarts.`);
   if (source.reason && source.simulated) log(`  ${source.reason}`);
   let stopping: Promise<void> | null = null;
   const stop = (): Promise<void> =>

@@ -1,7 +1,9 @@
 /**
  * `GET /metrics`: the latest tick in Prometheus text format (prom-client). Names follow Prometheus
  * conventions: a `saturate_` prefix, base units (bytes, watts, hertz, celsius), 0–1 `_ratio`s, and
- * labels `gpu` (index), `uuid` and `name`. A metric the GPU cannot give is left out, not set to 0.
+ * labels `gpu` (index), `uuid` and `name`. A value that is unknown (a metric the GPU cannot give, no
+ * throughput reported, no host reading, no sample yet) has no series at all, never a 0.
+ * `saturate_sample_timestamp_seconds{source}` shows when the source was last sampled.
  */
 import { Gauge, Registry } from 'prom-client';
 import type { GpuSample, StreamMessage } from '../src/protocol/metrics.ts';
@@ -27,97 +29,84 @@ const GPU_GAUGES: readonly (readonly [string, string, GpuNumberField, number])[]
   ['gpu_dram_active_ratio', 'GPM DRAM bandwidth utilization.', 'dramActivePct', 0.01],
 ];
 
-/** A registry bound to a tick getter; `render()` returns the exposition text. */
+/** A gauge's help and labels; `make` builds it in a given registry. */
+const gauge = (name: string, help: string, labelNames: string[] = []) => ({
+  name,
+  make: (registry: Registry) => new Gauge({ name, help, labelNames, registers: [registry] }),
+});
+
+const GPU_LABELS = ['gpu', 'uuid', 'name'];
+const DEFS = {
+  reasons: gauge('saturate_gpu_clock_event_reason', 'Active clock event (throttle) reasons, 1 when active.', [
+    ...GPU_LABELS,
+    'reason',
+  ]),
+  lost: gauge('saturate_gpu_lost', '1 when the GPU cannot be read (e.g. fell off the bus).', GPU_LABELS),
+  cpu: gauge('saturate_host_cpu_utilization_ratio', 'Host CPU utilization, all cores.'),
+  core: gauge('saturate_host_core_utilization_ratio', 'Host CPU utilization per logical core.', ['core']),
+  memUsed: gauge('saturate_host_memory_used_bytes', 'Host memory in use.'),
+  load1: gauge('saturate_host_load1', 'Host 1-minute load average.'),
+  samples: gauge('saturate_training_samples_per_second', 'Training samples per second (reported or simulated).'),
+  tokens: gauge('saturate_training_tokens_per_second', 'Training tokens per second (reported or simulated).'),
+  steps: gauge('saturate_training_steps_per_second', 'Optimizer steps per second (reported or simulated).'),
+  info: gauge('saturate_source_info', 'The metric source; simulated="true" for anything not live.', [
+    'source',
+    'simulated',
+    'version',
+  ]),
+  sampledAt: gauge(
+    'saturate_sample_timestamp_seconds',
+    'When the source was last sampled (Unix time): a value that stops moving is a stalled sampler.',
+    ['source'],
+  ),
+};
+
+/**
+ * A renderer bound to a tick getter; `render()` returns the exposition text. Each render fills a
+ * fresh registry with the series that have a value in the latest tick, and only those: prom-client
+ * prints an unlabelled gauge that was never set as 0, and an unknown value must be absent, not 0.
+ */
 export function createPrometheus(
   latest: () => StreamMessage | null,
   version: string,
 ): { contentType: string; render(): Promise<string> } {
-  const registry = new Registry();
-  const labels = ['gpu', 'uuid', 'name'];
-  const gauges = GPU_GAUGES.map(([name, help, field, scale]) => ({
-    gauge: new Gauge({ name: `saturate_${name}`, help, labelNames: labels, registers: [registry] }),
-    field,
-    scale,
-  }));
-  const reasons = new Gauge({
-    name: 'saturate_gpu_clock_event_reason',
-    help: 'Active clock event (throttle) reasons, 1 when active.',
-    labelNames: [...labels, 'reason'],
-    registers: [registry],
-  });
-  const lost = new Gauge({
-    name: 'saturate_gpu_lost',
-    help: '1 when the GPU cannot be read (e.g. fell off the bus).',
-    labelNames: labels,
-    registers: [registry],
-  });
-  const cpu = new Gauge({
-    name: 'saturate_host_cpu_utilization_ratio',
-    help: 'Host CPU utilization, all cores.',
-    registers: [registry],
-  });
-  const core = new Gauge({
-    name: 'saturate_host_core_utilization_ratio',
-    help: 'Host CPU utilization per logical core.',
-    labelNames: ['core'],
-    registers: [registry],
-  });
-  const memUsed = new Gauge({
-    name: 'saturate_host_memory_used_bytes',
-    help: 'Host memory in use.',
-    registers: [registry],
-  });
-  const load1 = new Gauge({ name: 'saturate_host_load1', help: 'Host 1-minute load average.', registers: [registry] });
-  const rates = {
-    samples: new Gauge({
-      name: 'saturate_training_samples_per_second',
-      help: 'Training samples per second (reported or simulated).',
-      registers: [registry],
-    }),
-    tokens: new Gauge({
-      name: 'saturate_training_tokens_per_second',
-      help: 'Training tokens per second (reported or simulated).',
-      registers: [registry],
-    }),
-    steps: new Gauge({
-      name: 'saturate_training_steps_per_second',
-      help: 'Optimizer steps per second (reported or simulated).',
-      registers: [registry],
-    }),
-  };
-  const info = new Gauge({
-    name: 'saturate_source_info',
-    help: 'The metric source; simulated="true" for anything not live.',
-    labelNames: ['source', 'simulated', 'version'],
-    registers: [registry],
-  });
-
+  const contentType = new Registry().contentType;
   return {
-    contentType: registry.contentType,
+    contentType,
     async render() {
-      registry.resetMetrics();
+      const registry = new Registry();
+      const made = new Map<string, Gauge>();
+      const g = (def: { name: string; make: (r: Registry) => Gauge }): Gauge => {
+        let m = made.get(def.name);
+        if (!m) {
+          m = def.make(registry);
+          made.set(def.name, m);
+        }
+        return m;
+      };
       const m = latest();
       if (m) {
-        info.set({ source: m.source, simulated: String(m.simulated), version }, 1);
-        for (const g of m.gpus) {
-          const l = { gpu: String(g.index), uuid: g.uuid, name: g.name };
-          lost.set(l, g.error === null ? 0 : 1);
-          for (const { gauge, field, scale } of gauges) {
-            const v = g[field];
-            if (typeof v === 'number') gauge.set(l, v * scale);
+        g(DEFS.info).set({ source: m.source, simulated: String(m.simulated), version }, 1);
+        g(DEFS.sampledAt).set({ source: m.source }, m.sampledAtMs / 1000);
+        for (const gpu of m.gpus) {
+          const l = { gpu: String(gpu.index), uuid: gpu.uuid, name: gpu.name };
+          g(DEFS.lost).set(l, gpu.error === null ? 0 : 1);
+          for (const [name, help, field, scale] of GPU_GAUGES) {
+            const v = gpu[field];
+            if (typeof v === 'number') g(gauge(`saturate_${name}`, help, GPU_LABELS)).set(l, v * scale);
           }
-          for (const r of g.clockEventReasons ?? []) reasons.set({ ...l, reason: r }, 1);
+          for (const r of gpu.clockEventReasons ?? []) g(DEFS.reasons).set({ ...l, reason: r }, 1);
         }
         if (m.host) {
-          cpu.set(m.host.cpuPct / 100);
-          m.host.perCorePct.forEach((p, i) => core.set({ core: String(i) }, p / 100));
-          memUsed.set(m.host.mem.usedBytes);
-          load1.set(m.host.load.avg1);
+          g(DEFS.cpu).set(m.host.cpuPct / 100);
+          m.host.perCorePct.forEach((p, i) => g(DEFS.core).set({ core: String(i) }, p / 100));
+          g(DEFS.memUsed).set(m.host.mem.usedBytes);
+          g(DEFS.load1).set(m.host.load.avg1);
         }
         const t = m.throughput;
-        if (t?.samplesPerSec != null) rates.samples.set(t.samplesPerSec);
-        if (t?.tokensPerSec != null) rates.tokens.set(t.tokensPerSec);
-        if (t?.stepsPerSec != null) rates.steps.set(t.stepsPerSec);
+        if (t?.samplesPerSec != null) g(DEFS.samples).set(t.samplesPerSec);
+        if (t?.tokensPerSec != null) g(DEFS.tokens).set(t.tokensPerSec);
+        if (t?.stepsPerSec != null) g(DEFS.steps).set(t.stepsPerSec);
       }
       return registry.metrics();
     },

@@ -9,6 +9,7 @@
  * closes the source. A tick that throws is reported to `onError` and skipped; the loop goes on.
  */
 import type { StreamMessage, Throughput, ThroughputReport } from '../src/protocol/metrics.ts';
+import { DEFAULTS } from './defaults.ts';
 import type { MetricSource } from './sources/types.ts';
 
 /**
@@ -36,7 +37,7 @@ export interface SamplerOptions {
   source: MetricSource;
   /** Milliseconds between ticks (the CLI enforces ≥ 100). */
   intervalMs: number;
-  /** Ticks kept for resume; default 1200 (10 min at 500 ms). */
+  /** Ticks kept for resume; default DEFAULTS.capacity. */
   capacity?: number;
   /** Clock, ms since epoch; tests pass a fixed one. */
   now?: () => number;
@@ -70,7 +71,7 @@ export interface Sampler {
 /** Creates a sampler over `source`; it does not tick until `start()` or `tick()`. */
 export function createSampler(options: SamplerOptions): Sampler {
   const { source, intervalMs } = options;
-  const capacity = Math.max(1, options.capacity ?? 1200);
+  const capacity = Math.max(1, options.capacity ?? DEFAULTS.capacity);
   const now = options.now ?? Date.now;
   const maxAge = options.throughputMaxAgeMs ?? 10_000;
   const ring: (Tick | undefined)[] = new Array(capacity);

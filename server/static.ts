@@ -86,13 +86,14 @@ function headersFor(path: string, urlPath: string): Record<string, string> {
   return headers;
 }
 
+/** Answers GET/HEAD for a URL path, or null for a path it refuses. */
+export type StaticHandler = (method: string, urlPath: string, acceptEncoding?: string) => Promise<Response | null>;
+
 /**
  * A handler for GET/HEAD `urlPath` under `root`, compressed for `acceptEncoding` where that helps.
  * Returns null for paths it refuses (traversal, bad encoding) so the caller can answer 400.
  */
-export function createStaticHandler(
-  root: string,
-): (method: string, urlPath: string, acceptEncoding?: string) => Promise<Response | null> {
+export function createStaticHandler(root: string): StaticHandler {
   const base = resolve(root);
   const cache = new Map<string, Buffer<ArrayBuffer>>();
   let cached = 0;

@@ -13,6 +13,7 @@
  * Last-Event-ID), so one slow tab cannot hold memory for everyone.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import type { Sampler, Tick } from './sampler.ts';
 
 /** Ticks queued for one congested client before it is dropped. */
@@ -28,17 +29,35 @@ const FRAMES_KEPT = 16;
  * JSON.stringify never emits a raw newline, so one `data:` line is the whole framing. An older
  * frame (a resume after Last-Event-ID) is made again from the tick's message.
  */
-function frameCache(): (tick: Tick) => Buffer {
+function frameCache(bootId: string): (tick: Tick) => Buffer {
   const frames = new Map<Tick, Buffer>();
   return (tick) => {
     let frame = frames.get(tick);
     if (!frame) {
-      frame = Buffer.from(`event: sample\nid: ${tick.message.seq}\ndata: ${tick.json}\n\n`);
+      frame = Buffer.from(`event: sample\nid: ${bootId}-${tick.message.seq}\ndata: ${tick.json}\n\n`);
       frames.set(tick, frame);
       if (frames.size > FRAMES_KEPT) frames.delete(frames.keys().next().value as Tick);
     }
     return frame;
   };
+}
+
+/** A fresh id for one server run: 8 hex characters. */
+export function newBootId(): string {
+  return randomBytes(4).toString('hex');
+}
+
+/**
+ * Where a stream resumes from its Last-Event-ID: the seq after which to send what is missed, or null
+ * for "start with the latest tick". An id of this run at or before the newest tick resumes; no id,
+ * an id of another run (the server restarted), one ahead of the server, or one in any other shape
+ * starts with the latest tick at once, never waiting for the counter to catch up.
+ */
+export function resumeAfter(lastEventId: string | undefined, bootId: string, latestSeq: number): number | null {
+  const m = lastEventId === undefined ? null : /^([0-9a-f]{1,32})-(\d{1,15})$/.exec(lastEventId);
+  if (!m || m[1] !== bootId) return null;
+  const seq = Number(m[2]);
+  return seq <= latestSeq ? seq : null;
 }
 
 interface Client {
@@ -50,11 +69,33 @@ interface Client {
   end(): void;
 }
 
+/** The hub's time: what time it is, and a repeating timer. Tests pass a hand-driven one. */
+export interface HubClock {
+  /** Ms since epoch. */
+  now(): number;
+  /** Calls `fn` every `ms` until the returned function is called; must not keep the process alive. */
+  every(ms: number, fn: () => void): () => void;
+}
+
+/** Real time: Date.now and an unref'd setInterval. */
+export const SYSTEM_CLOCK: HubClock = {
+  now: () => Date.now(),
+  every(ms, fn) {
+    const timer = setInterval(fn, ms);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
+};
+
 /** Options for `createStreamHub`. */
 export interface StreamHubOptions {
   sampler: Sampler;
   /** A heartbeat goes to a stream that got nothing for this long, ms. */
   heartbeatMs: number;
+  /** Default SYSTEM_CLOCK. */
+  clock?: HubClock;
+  /** This server run's id: event ids are `<bootId>-<seq>`, so a resume can tell another run's ids. */
+  bootId: string;
 }
 
 /** The server's open streams. */
@@ -73,15 +114,16 @@ export interface StreamHub {
 /** Creates the hub; it subscribes to the sampler when the first client attaches. */
 export function createStreamHub(options: StreamHubOptions): StreamHub {
   const { sampler, heartbeatMs } = options;
+  const clock = options.clock ?? SYSTEM_CLOCK;
   const clients = new Set<Client>();
-  const sseFrame = frameCache();
+  const sseFrame = frameCache(options.bootId);
   let unsubscribe: (() => void) | null = null;
-  let heartbeat: ReturnType<typeof setInterval> | null = null;
+  let stopHeartbeat: (() => void) | null = null;
 
   const write = (client: Client, tick: Tick): void => {
     if (tick.message.seq <= client.lastSent) return;
     client.lastSent = tick.message.seq;
-    client.lastWriteMs = Date.now();
+    client.lastWriteMs = clock.now();
     if (!client.res.write(sseFrame(tick))) client.res.once('drain', () => flush(client));
   };
   const flush = (client: Client): void => {
@@ -98,7 +140,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
     }
   };
   const beat = (): void => {
-    const now = Date.now();
+    const now = clock.now();
     for (const client of clients) {
       if (now - client.lastWriteMs < heartbeatMs || client.res.writableNeedDrain) continue;
       client.lastWriteMs = now;
@@ -110,8 +152,8 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
     if (clients.size === 0) {
       unsubscribe?.();
       unsubscribe = null;
-      if (heartbeat !== null) clearInterval(heartbeat);
-      heartbeat = null;
+      stopHeartbeat?.();
+      stopHeartbeat = null;
     }
   };
 
@@ -123,7 +165,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
       const client: Client = {
         res,
         lastSent: lastSeq ?? 0,
-        lastWriteMs: Date.now(),
+        lastWriteMs: clock.now(),
         queue: [],
         end: () => {
           detach(client);
@@ -147,8 +189,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
       // Subscribe before reading the backlog so no tick falls between the two.
       unsubscribe ??= sampler.subscribe(onTick);
       // Checked 4 times a period: a heartbeat is at most a quarter period late.
-      heartbeat ??= setInterval(beat, Math.max(10, Math.floor(heartbeatMs / 4)));
-      heartbeat.unref();
+      stopHeartbeat ??= clock.every(Math.max(10, Math.floor(heartbeatMs / 4)), beat);
       res.write(`retry: ${RETRY_MS}\n\n`);
       const latest = sampler.latest();
       const backlog = lastSeq === null ? (latest ? [latest] : []) : sampler.since(lastSeq);

@@ -281,7 +281,7 @@ export class Nvml {
       const base = OFF.gpmMetrics + k * SIZE.gpmMetric;
       const rc = b.readInt32LE(base + OFF.metricReturn);
       request.codes[k] = rc;
-      request.values[k] = rc === 0 ? b.readDoubleLE(base + OFF.metricValue) : Number.NaN;
+      request.values[k] = rc === NVML.SUCCESS ? b.readDoubleLE(base + OFF.metricValue) : Number.NaN;
     }
     return request;
   }

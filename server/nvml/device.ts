@@ -3,38 +3,18 @@
  * NVML cannot give is null with its reason.
  *
  * State per GPU: its handle and static facts, metrics found unsupported (not asked again, logged
- * once), two GPM sample buffers used in turn, and `lost` once NVML says GPU_IS_LOST or
- * RESET_REQUIRED (then the GPU is reported lost without further queries while the others go on).
+ * once), its GPM state (gpm.ts), and `lost` once NVML says GPU_IS_LOST or RESET_REQUIRED (then the
+ * GPU is reported lost without further queries while the others go on).
  * Lifecycle: `openDevice()` per index after nvmlInit; `release()` before nvmlShutdown.
  */
 import { readFileSync } from 'node:fs';
 import type { DeviceInfo, GpuSample, NullReasons } from '../../src/protocol/metrics.ts';
-import type { DeviceHandle, GpmRequest, GpmSampleHandle, Nvml } from './binding.ts';
-import { NVML, NvmlError, nvmlCodeName } from './errors.ts';
-import { CLOCK, decodeReasons, GPM_METRIC, PCIE } from './structs.ts';
-import { isStale } from '../stale.ts';
+import type { DeviceHandle, Nvml } from './binding.ts';
+import { isFatal, NVML, NvmlError } from './errors.ts';
+import { GPM_BUFFERS, readGpm, type GpmState } from './gpm.ts';
+import { CLOCK, decodeReasons, PCIE } from './structs.ts';
+import { isStale } from '../../src/lib/stale.ts';
 
-const GPM_IDS = [
-  GPM_METRIC.SM_UTIL,
-  GPM_METRIC.SM_OCCUPANCY,
-  GPM_METRIC.ANY_TENSOR_UTIL,
-  GPM_METRIC.DRAM_BW_UTIL,
-  GPM_METRIC.FP16_UTIL,
-  GPM_METRIC.FP32_UTIL,
-  GPM_METRIC.FP64_UTIL,
-] as const;
-const GPM_FIELDS = [
-  'smActivePct',
-  'smOccupancyPct',
-  'tensorActivePct',
-  'dramActivePct',
-  'fp16ActivePct',
-  'fp32ActivePct',
-  'fp64ActivePct',
-] as const;
-type GpmField = (typeof GPM_FIELDS)[number];
-/** NVML wants GPM samples at least 100 ms apart. */
-const GPM_MIN_GAP_MS = 100;
 /**
  * The enforced power limit and the process list change rarely (an admin's `nvidia-smi -pl`, a job
  * starting), and the process list is the costliest query: both are asked at most once a second and
@@ -57,16 +37,8 @@ export interface DeviceState {
   info: DeviceInfo;
   /** Metric key → reason, for metrics NVML said it cannot give (asked once). */
   unsupported: Map<string, string>;
-  gpm: {
-    supported: boolean;
-    reason: string | null;
-    samples: GpmSampleHandle[];
-    previousAtMs: number | null;
-    turn: number;
-    refused: Map<number, string>;
-    /** Prepared metric requests for each order of the two samples; dropped when a metric is refused. */
-    requests: [GpmRequest, GpmRequest] | null;
-  };
+  gpm: GpmState;
+
   lost: NvmlError | null;
   /** The last slow-query answers (see SLOW_QUERY_MS), null before the first tick. */
   slow: SlowReadings | null;
@@ -82,8 +54,6 @@ function logOnce(key: string, message: string, log: (m: string) => void): void {
   log(message);
 }
 
-const isFatal = (e: unknown): e is NvmlError =>
-  e instanceof NvmlError && (e.code === NVML.GPU_IS_LOST || e.code === 16);
 const isPermanent = (e: unknown): e is NvmlError =>
   e instanceof NvmlError &&
   (e.code === NVML.NOT_SUPPORTED || e.code === NVML.FUNCTION_NOT_FOUND || e.code === NVML.NO_PERMISSION);
@@ -107,10 +77,10 @@ export function openDevice(nvml: Nvml, index: number, log: (m: string) => void =
       supported: false,
       reason: null,
       samples: [],
-      previousAtMs: null,
-      turn: 0,
+      takenAtMs: [],
+      lastWindowMs: null,
       refused: new Map(),
-      requests: null,
+      requests: new Map(),
     },
     lost: null,
     slow: null,
@@ -137,8 +107,10 @@ export function openDevice(nvml: Nvml, index: number, log: (m: string) => void =
     };
     try {
       state.gpm.supported = nvml.gpmSupported(h);
-      if (state.gpm.supported) state.gpm.samples = [nvml.gpmSampleAlloc(), nvml.gpmSampleAlloc()];
-      else state.gpm.reason = 'GPM needs a Hopper or newer data-center GPU (not supported on this one)';
+      if (state.gpm.supported) {
+        state.gpm.samples = Array.from({ length: GPM_BUFFERS }, () => nvml.gpmSampleAlloc());
+        state.gpm.takenAtMs = state.gpm.samples.map(() => null);
+      } else state.gpm.reason = 'GPM needs a Hopper or newer data-center GPU (not supported on this one)';
     } catch (e) {
       if (isFatal(e)) throw e;
       state.gpm.supported = false;
@@ -150,7 +122,7 @@ export function openDevice(nvml: Nvml, index: number, log: (m: string) => void =
     state.info.gpmSupported = state.gpm.supported;
     if (state.gpm.reason) logOnce(`gpm:${state.gpm.reason}`, `[nvml] GPU ${index}: ${state.gpm.reason}`, log);
   } catch (e) {
-    state.lost = e instanceof NvmlError ? e : new NvmlError(999, 'nvmlDeviceGetHandleByIndex_v2', String(e));
+    state.lost = e instanceof NvmlError ? e : new NvmlError(NVML.UNKNOWN, 'nvmlDeviceGetHandleByIndex_v2', String(e));
   }
   return state;
 }
@@ -333,7 +305,7 @@ export function readDevice(
     s.powerLimitWatts = slow.powerLimitWatts;
     s.processes = slow.processes;
     Object.assign(reasons, slow.reasons);
-    readGpm(nvml, state, s, nowMs);
+    readGpm(nvml, h, state.gpm, s, nowMs);
   } catch (e) {
     if (!isFatal(e)) throw e;
     state.lost = e;
@@ -341,58 +313,6 @@ export function readDevice(
     return lostSample(state);
   }
   return s;
-}
-
-function readGpm(nvml: Nvml, state: DeviceState, s: GpuSample, nowMs: number): void {
-  const g = state.gpm;
-  const setReason = (reason: string): void => {
-    for (const f of GPM_FIELDS) s.nullReasons[f] = reason;
-  };
-  if (!g.supported || g.samples.length < 2 || state.handle === null) return setReason(g.reason ?? 'GPM not available');
-  const turn = g.turn % 2;
-  const current = g.samples[turn] as GpmSampleHandle;
-  try {
-    nvml.gpmSampleGet(state.handle, current);
-  } catch (e) {
-    if (isFatal(e)) throw e;
-    return setReason(`GPM sample failed: ${e instanceof NvmlError ? e.short : String(e)}`);
-  }
-  const hadPrevious = g.previousAtMs !== null && nowMs - g.previousAtMs >= GPM_MIN_GAP_MS;
-  g.previousAtMs = nowMs;
-  g.turn++;
-  if (!hadPrevious) return setReason('GPM needs two samples at least 100 ms apart: first value on the next tick');
-  if (g.requests === null) {
-    const ids = GPM_IDS.filter((id) => !g.refused.has(id));
-    const [a, b] = g.samples as [GpmSampleHandle, GpmSampleHandle];
-    // Turn 0 measured into sample a, so it reads b → a; turn 1 reads a → b.
-    g.requests = [nvml.prepareGpmMetrics(b, a, ids), nvml.prepareGpmMetrics(a, b, ids)];
-  }
-  let result: GpmRequest;
-  try {
-    result = nvml.gpmMetrics(g.requests[turn] as GpmRequest);
-  } catch (e) {
-    if (isFatal(e)) throw e;
-    return setReason(`GPM metrics failed: ${e instanceof NvmlError ? e.short : String(e)}`);
-  }
-  GPM_IDS.forEach((id, k) => {
-    const field: GpmField = GPM_FIELDS[k] as GpmField;
-    const at = result.ids.indexOf(id);
-    if (at < 0) {
-      s.nullReasons[field] = g.refused.get(id) ?? 'not reported';
-      return;
-    }
-    const code = result.codes[at] as number;
-    const v = result.values[at] as number;
-    if (code === 0 && Number.isFinite(v)) s[field] = Math.round(Math.min(100, Math.max(0, v)) * 10) / 10;
-    else if (code !== 0) {
-      const reason = `${code === NVML.NOT_SUPPORTED ? 'not supported' : nvmlCodeName(code).toLowerCase()} (NVML ${code})`;
-      if (code === NVML.NOT_SUPPORTED) {
-        g.refused.set(id, reason); // this GPU will not start supporting it: stop asking
-        g.requests = null;
-      }
-      s.nullReasons[field] = reason;
-    } else s.nullReasons[field] = 'not reported';
-  });
 }
 
 /** Frees the GPM buffers; call before nvmlShutdown. */
@@ -405,4 +325,6 @@ export function releaseDevice(nvml: Nvml, state: DeviceState): void {
     }
   }
   state.gpm.samples = [];
+  state.gpm.takenAtMs = [];
+  state.gpm.requests.clear();
 }

@@ -4,7 +4,7 @@
  * metrics that need it. Struct arguments are `void *` and receive Buffers laid out by structs.ts.
  */
 import koffi from 'koffi';
-import { NvmlError } from './errors.ts';
+import { NVML, NvmlError } from './errors.ts';
 
 const P = 'void *';
 const U = 'uint32_t';
@@ -105,5 +105,5 @@ export function loadNvmlLib(explicit?: string): NvmlLib {
       unload: () => lib.unload(),
     };
   }
-  throw new NvmlError(12, 'dlopen', undefined, tried.join('; '));
+  throw new NvmlError(NVML.LIBRARY_NOT_FOUND, 'dlopen', undefined, tried.join('; '));
 }

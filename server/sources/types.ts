@@ -21,6 +21,21 @@ export interface MetricSource {
   devices(): DeviceInfo[];
   /** One reading at `nowMs` (ms since epoch). */
   read(nowMs: number): SourceReading;
+  /** Present on a simulated scenario only: changes its knobs while it runs. */
+  readonly sim?: SimControl;
   /** Releases the source (nvmlShutdown, file handles). Safe to call twice. */
   close(): void;
+}
+
+/** Changes a simulated scenario while it runs (only the sim source has one). */
+export interface SimControl {
+  /** The running scenario's id, e.g. "data-starved". */
+  readonly scenario: string;
+  /** Every knob of the running scenario with its current value. */
+  knobs(): Record<string, number>;
+  /**
+   * Switches scenario (its time restarts, its knobs reset) and/or sets knobs; the next tick reflects them.
+   * @returns the knobs now. @throws Error naming the valid scenarios, knobs or range.
+   */
+  set(change: { scenario?: string; knobs?: Record<string, unknown> }): Record<string, number>;
 }

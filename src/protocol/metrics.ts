@@ -171,7 +171,7 @@ export type Throughput = z.output<typeof ThroughputSchema>;
 
 /** One sampling tick: every device, the host and the latest throughput. */
 export const StreamMessageSchema = z.object({
-  /** Monotonic tick number; the SSE event id, used to resume with Last-Event-ID. */
+  /** Tick number within one server run; the SSE event id is `<bootId>-<seq>`, used to resume with Last-Event-ID. */
   seq: z.number().int().nonnegative(),
   /** When the sample was taken, ms since epoch. */
   sampledAtMs: nonNeg,
@@ -194,6 +194,16 @@ export const HealthSchema = z.object({
   source: z.string(),
   simulated: z.boolean(),
   reason: z.string().nullable(),
+  /** `--record`: the file, its size, rotations, and why recording stopped (null while it works); null when not recording. */
+  recording: z
+    .object({
+      file: z.string(),
+      bytes: z.number(),
+      rotations: z.number(),
+      error: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type Health = z.output<typeof HealthSchema>;
 

@@ -2,6 +2,7 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer, type LabServer, type ServerOptions } from '../../server/app.ts';
+import type { HubClock } from '../../server/stream.ts';
 
 /** A listening server, its base URL and token. */
 export interface Running {
@@ -111,4 +112,37 @@ export function rawRequest(
     if (options.body !== undefined) req.write(options.body);
     req.end();
   });
+}
+
+/** A clock for the stream hub that moves only when `advance` is called, firing due timers in order. */
+export function manualClock(startMs: number): HubClock & { advance(ms: number): void } {
+  let now = startMs;
+  const timers = new Set<{ everyMs: number; dueMs: number; fn: () => void }>();
+  return {
+    now: () => now,
+    every(everyMs, fn) {
+      const timer = { everyMs, dueMs: now + everyMs, fn };
+      timers.add(timer);
+      return () => timers.delete(timer);
+    },
+    advance(ms) {
+      const end = now + ms;
+      for (;;) {
+        let next: { everyMs: number; dueMs: number; fn: () => void } | null = null;
+        for (const t of timers) if (t.dueMs <= end && (next === null || t.dueMs < next.dueMs)) next = t;
+        if (next === null) break;
+        now = next.dueMs;
+        next.dueMs += next.everyMs;
+        next.fn();
+      }
+      now = end;
+    },
+  };
+}
+
+/** The seq part of an SSE event id (`<bootId>-<seq>`). */
+export function seqOf(id: string | null): number {
+  const m = id === null ? null : /^[0-9a-f]+-(\d+)$/.exec(id);
+  if (!m) throw new Error(`not a stream event id: ${String(id)}`);
+  return Number(m[1]);
 }

@@ -51,7 +51,14 @@ describe('API authentication', () => {
     try {
       expect(s.token).toMatch(/^[0-9a-f]{32}$/);
       const wrong = s.token.replace(/.$/, (ch) => (ch === '0' ? '1' : '0'));
-      expect((await fetch(`${s.base}/api/devices?token=${wrong}`)).status).toBe(401);
+      const stale = await fetch(`${s.base}/api/devices?token=${wrong}`);
+      expect(stale.status).toBe(401);
+      expect(((await stale.json()) as { error: string }).error).toMatch(
+        /token changed .*open the URL the lab server printed/,
+      );
+      expect(((await (await fetch(`${s.base}/api/devices`)).json()) as { error: string }).error).toMatch(
+        /^Missing token: open the URL/,
+      );
       expect((await fetch(`${s.base}/api/devices`, { headers: { authorization: `Bearer ${wrong}` } })).status).toBe(
         401,
       );
@@ -202,6 +209,11 @@ describe('serving the built site', () => {
       const home = await get('/');
       expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(await home.text()).toBe('<h1>home</h1>');
+      expect(home.headers.get('cache-control')).not.toBe('no-store');
+      // The page the printed URL opens carries the token: no cache may keep it.
+      const withToken = await get(`/?token=${s.token}`);
+      expect(await withToken.text()).toBe('<h1>home</h1>');
+      expect(withToken.headers.get('cache-control')).toBe('no-store');
       expect(await (await get('/cards')).text()).toBe('<h1>cards</h1>');
       expect(await (await get('/cards/')).text()).toBe('<h1>cards</h1>');
       const missing = await get('/no/such/page');

@@ -4,6 +4,7 @@ import { NvmlError } from '../../server/nvml/errors.ts';
 import { openNvml } from '../../server/nvml/binding.ts';
 import { openDevice, readDevice, releaseDevice } from '../../server/nvml/device.ts';
 import { resolveSource } from '../../server/sources/index.ts';
+import { createSampler } from '../../server/sampler.ts';
 import { createNvmlSource } from '../../server/sources/nvml.ts';
 import type { HostProbe } from '../../server/host.ts';
 import { buildStubs, haveGcc, type StubKit } from '../fixtures/nvml-stub/build.ts';
@@ -109,7 +110,7 @@ describe('NVML binding against the C stub', () => {
       expect(calls.get('processes')).toBe(3);
       // Between the slow reads every tick still carries the last answer, never null.
       expect(samples.every((s) => s.powerLimitWatts === 700 && s.processes?.length === 2)).toBe(true);
-      // GPM alternates its two sample buffers: both orders give values (the stub refuses a backwards pair).
+      // GPM rotates its sample buffers: every pair gives values (the stub refuses a backwards pair).
       expect(
         samples
           .slice(1)
@@ -122,6 +123,49 @@ describe('NVML binding against the C stub', () => {
       releaseDevice(counted, state);
     } finally {
       nvml.close();
+    }
+  });
+
+  test('GPM at --interval 100 with timer jitter (94–106 ms): 0 null SM, tensor or DRAM readings over 300 ticks', () => {
+    const nvml = openNvml({ libraryPath: kit.withConfig({ gpus: 1 }) });
+    try {
+      const state = openDevice(nvml, 0);
+      let t = T0;
+      readDevice(nvml, state, t); // the first tick has no earlier sample to measure from
+      const nulls: number[] = [];
+      const windows: number[] = [];
+      for (let i = 1; i <= 300; i++) {
+        t += 94 + ((i * 7) % 13); // deterministic gaps of 94–106 ms, many under 100
+        const s = readDevice(nvml, state, t);
+        if (s.smActivePct === null || s.tensorActivePct === null || s.dramActivePct === null) nulls.push(i);
+        windows.push(state.gpm.lastWindowMs ?? 0);
+      }
+      expect(nulls).toEqual([]);
+      // Each window is at least the 100 ms NVML wants, once an older sample exists (tick 1 may be a few ms short).
+      expect(windows.slice(1).filter((w) => w < 100)).toEqual([]);
+      expect(Math.min(...windows)).toBeGreaterThanOrEqual(90);
+      expect(Math.max(...windows)).toBeLessThanOrEqual(212);
+      releaseDevice(nvml, state);
+    } finally {
+      nvml.close();
+    }
+  });
+
+  test('the same through the sampler at --interval 100 (8 GPUs, jittered clock): every tick after the first has GPM', () => {
+    const source = createNvmlSource({ libraryPath: kit.withConfig({ gpus: 8 }), ...quiet });
+    let t = T0;
+    let i = 0;
+    const sampler = createSampler({ source, intervalMs: 100, now: () => (t += 94 + ((i++ * 5) % 13)) });
+    try {
+      const ticks = Array.from({ length: 301 }, () => sampler.tick().message);
+      const holes = ticks
+        .slice(1)
+        .flatMap((m) =>
+          m.gpus.filter((g) => g.smActivePct === null || g.tensorActivePct === null || g.dramActivePct === null),
+        ).length;
+      expect(holes).toBe(0);
+    } finally {
+      sampler.close();
     }
   });
 

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { createSimSource } from '../../server/sources/sim.ts';
-import { listen, rawRequest, sseReader } from './helpers.ts';
+import { listen, rawRequest, seqOf, sseReader } from './helpers.ts';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'];
 const ROUTES = [
@@ -45,7 +45,7 @@ describe('hostile requests (fast-check)', () => {
       const s = await listen({ source, intervalMs: 100, maxBodyBytes: 16_384 });
       try {
         const stream = sseReader(await fetch(`${s.base}/api/stream?token=${s.token}`));
-        const first = Number((await stream.next()).id);
+        const first = seqOf((await stream.next()).id);
         await fc.assert(
           fc.asyncProperty(
             fc.constantFrom(...METHODS),
@@ -82,8 +82,8 @@ describe('hostile requests (fast-check)', () => {
         for (let i = 0; i < 5; i++) {
           const ev = await stream.next();
           if (ev.event !== 'sample') continue;
-          expect(Number(ev.id)).toBe(last + 1);
-          last = Number(ev.id);
+          expect(seqOf(ev.id)).toBe(last + 1);
+          last = seqOf(ev.id);
         }
         await stream.cancel();
       } finally {

@@ -13,7 +13,7 @@ import {
   type UseStore,
 } from '../../src/store/progress.ts';
 import { BACKUP_FORMAT, backupToText, createBackup, MAX_BACKUP_BYTES, parseBackup } from '../../src/lib/backup.ts';
-import { makeAnswerEvents } from '../../bench/progress.ts';
+import { makeAnswerEvents } from '../fixtures/answer-events.ts';
 import type { ProgressEvent } from '../../src/store/schema.ts';
 
 const opened: UseStore[] = [];

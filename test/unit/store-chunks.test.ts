@@ -9,7 +9,7 @@ import {
 } from '../../src/store/progress.ts';
 import { idbBackend } from '../../src/store/kv.ts';
 import { COMPACT_AT, CHUNK_SIZE, compaction } from '../../src/store/chunks.ts';
-import { makeAnswerEvents } from '../../bench/progress.ts';
+import { makeAnswerEvents } from '../fixtures/answer-events.ts';
 
 const opened: UseStore[] = [];
 afterEach(async () => {

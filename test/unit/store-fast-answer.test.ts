@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { isValidAnswerFast } from '../../src/store/fast-answer.ts';
 import { AnswerEventSchema, parseEvent, ProgressEventSchema } from '../../src/store/schema.ts';
-import { makeAnswerEvents } from '../../bench/progress.ts';
+import { makeAnswerEvents } from '../fixtures/answer-events.ts';
 
 const valid = makeAnswerEvents(1)[0]!;
 /** Values that sit on and around every rule of the answer schema. */

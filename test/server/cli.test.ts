@@ -1,0 +1,101 @@
+/** Flag parsing, the usage text and the process's exit codes (`node server/bin.mjs`, as `npm run lab` runs it). */
+import { afterAll, describe, expect, test } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { parseCli, USAGE } from '../../server/cli.ts';
+import { DEFAULTS, EXIT } from '../../server/defaults.ts';
+
+const root = new URL('../../', import.meta.url).pathname;
+const configHome = mkdtempSync(join(tmpdir(), 'cli-config-'));
+afterAll(() => rmSync(configHome, { recursive: true, force: true }));
+
+/** Runs the lab server's CLI to its exit; resolves with the code and stderr. */
+function runLab(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['server/bin.mjs', ...args], {
+      cwd: root,
+      env: { ...process.env, XDG_CONFIG_HOME: configHome, ...env }, // never the real ~/.config
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+describe('CLI flags', () => {
+  test('defaults come from DEFAULTS: loopback, auto, 500 ms, port 8790', () => {
+    expect(parseCli([])).toMatchObject({
+      host: DEFAULTS.host,
+      source: DEFAULTS.source,
+      intervalMs: DEFAULTS.intervalMs,
+      maxStreams: DEFAULTS.maxStreams,
+      token: null,
+      port: DEFAULTS.port,
+    });
+    expect([DEFAULTS.host, DEFAULTS.port, DEFAULTS.intervalMs]).toEqual(['127.0.0.1', 8790, 500]);
+  });
+  test('refuses a non-loopback bind without an explicit token, and intervals under 100 ms', () => {
+    expect(() => parseCli(['--host', '0.0.0.0'])).toThrow(/a token of your own/);
+    expect(parseCli(['--host', '0.0.0.0', '--token', 'a'.repeat(32)]).host).toBe('0.0.0.0');
+    expect(() => parseCli(['--interval', '50'])).toThrow(/between 100/);
+    expect(() => parseCli(['--token', 'short'])).toThrow(/16–256/);
+    expect(() => parseCli(['--allow-origin', 'not a url'])).toThrow(/not a URL/);
+    expect(() => parseCli(['--bogus'])).toThrow(/Usage/);
+    expect(
+      parseCli(['--allow-origin', 'https://a.example/path', '--allow-origin', 'https://b.example']).allowOrigins,
+    ).toEqual(['https://a.example', 'https://b.example']);
+  });
+  test('$PORT sets the port unless --port is given; a bad $PORT names the variable', () => {
+    expect(parseCli([], { PORT: '9001' }).port).toBe(9001);
+    expect(parseCli(['--port', '0'], { PORT: '9001' }).port).toBe(0);
+    expect(parseCli([], { PORT: '' }).port).toBe(DEFAULTS.port);
+    expect(() => parseCli([], { PORT: 'http' })).toThrow(/\$PORT needs a whole number/);
+  });
+  test('the usage text shows the defaults and every exit code', () => {
+    expect(USAGE).toContain(`default ${DEFAULTS.port}`);
+    expect(USAGE).toContain(`default ${DEFAULTS.intervalMs}, minimum ${DEFAULTS.minIntervalMs}`);
+    for (const code of Object.values(EXIT)) expect(USAGE).toMatch(new RegExp(`\\b${code} [a-z]`));
+  });
+});
+
+describe('exit codes', () => {
+  test('a bad flag exits 2 with the usage; a port in use exits 3; a source that cannot start exits 4, a recording 5', async () => {
+    const bad = await runLab(['--bogus']);
+    expect(bad.code).toBe(EXIT.USAGE);
+    expect(bad.stderr).toMatch(/Usage:/);
+
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const busy = await runLab(['--port', String(port), '--source', 'sim:idle']);
+      expect(busy.code).toBe(EXIT.PORT_IN_USE);
+      expect(busy.stderr).toMatch(new RegExp(`Port ${port} is in use: pass --port 0`));
+      const busyEnv = await runLab(['--source', 'sim:idle'], { PORT: String(port) });
+      expect(busyEnv.code).toBe(EXIT.PORT_IN_USE);
+    } finally {
+      taken.close();
+    }
+
+    const noNvml = await runLab(['--port', '0', '--source', 'nvml'], {
+      SATURATE_NVML_LIB: '/nonexistent/libnvidia-ml.so.1',
+    });
+    expect(noNvml.code).toBe(EXIT.SOURCE);
+    expect(noNvml.stderr).toMatch(/NVML library not found/);
+    const badScenario = await runLab(['--port', '0', '--source', 'sim:nope']);
+    expect(badScenario.code).toBe(EXIT.USAGE);
+    const noFolder = await runLab(['--port', '0', '--source', 'sim:idle', '--record', '/nonexistent/run.ndjson']);
+    expect(noFolder.code).toBe(EXIT.RECORD);
+    expect(noFolder.stderr).toMatch(/Cannot record to \/nonexistent\/run\.ndjson: its folder does not exist/);
+  });
+});
