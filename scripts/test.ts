@@ -44,7 +44,7 @@ const steps: Step[] = [
     name: 'build under /saturate/',
     cmd: ['npx', 'astro', 'build'],
     env: { BASE_PATH: '/saturate/', OUT_DIR: 'dist-base' },
-    when: () => !args.has('--skip-build') && (!only || only === 'e2e' || only === 'webkit'),
+    when: () => !args.has('--skip-build') && (!only || only === 'e2e'),
   },
   {
     name: 'e2e',
