@@ -40,7 +40,8 @@ test.afterAll(async () => {
 /** Opens the site once online and waits until the service worker controls the page (precache complete). */
 async function installOffline(page: Page, home: string): Promise<void> {
   await page.goto(home);
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+  // The precache is ~4 MB in ~200 files: allow for a loaded 2-core machine.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 60_000 });
   await page.evaluate(async () => {
     const reg = await navigator.serviceWorker.ready;
     if (!reg.active) throw new Error('no active worker');
@@ -98,6 +99,7 @@ test('the host config: worker and manifest revalidated, hashed assets immutable,
 });
 
 test('Chrome finds the sub-path app installable over HTTPS (persistent profile)', async () => {
+  test.slow(); // a fresh profile precaches the whole site
   const dir = mkdtempSync(join(tmpdir(), 'saturate-profile-'));
   let context: BrowserContext | undefined;
   try {
@@ -164,6 +166,7 @@ test('after one online visit every card opens offline with and without the slash
 });
 
 test('a new deploy on the HTTPS host shows "New cards available" and reloads into the new worker', async () => {
+  test.slow(); // a fresh context precaches the whole site, then the new worker precaches again
   const copy = await startHttpsSite({ dir: DIR, cert, copy: true });
   const context = await browser.newContext({ ignoreHTTPSErrors: true });
   try {

@@ -2,14 +2,14 @@
  * A static HTTPS host for tests and the bench: serves a built site (dist-base/) under its base path
  * on 127.0.0.1 with a self-signed certificate made here with `openssl`, the way GitHub Pages or
  * Netlify would: a directory URL without its slash is redirected (301) to it, unknown paths get the
- * site's 404.html, and the headers in the build's `_headers` file (see src/integrations/static-host.ts)
+ * site's 404.html, it speaks HTTP/2 (HTTP/1.1 too) as those hosts do, and the headers in the build's `_headers` file (see src/integrations/static-host.ts)
  * are applied, so the tests exercise the very host config we ship. Bodies and compression come from
  * the lab server's static handler (server/static.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
+import { createSecureServer, type Http2SecureServer, type Http2Session } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStaticHandler } from '../../server/static.ts';
@@ -113,58 +113,74 @@ export async function startHttpsSite(options: HttpsSiteOptions = {}): Promise<Ht
   const rules = (): HeaderRule[] =>
     existsSync(join(dir, '_headers')) ? parseHeadersFile(readFileSync(join(dir, '_headers'), 'utf8')) : [];
 
-  const server: Server = createServer({ key: cert.key, cert: cert.cert }, (req, res) => {
-    void (async () => {
-      const url = new URL(req.url ?? '/', 'https://host');
-      const path = url.pathname;
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        res.writeHead(405, { Allow: 'GET, HEAD' }).end();
-        return;
-      }
-      if (`${path}/` === base) {
-        res.writeHead(301, { Location: base }).end();
-        return;
-      }
-      if (!path.startsWith(base)) {
-        res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not under the site base');
-        return;
-      }
-      const rest = `/${path.slice(base.length)}`;
-      // GitHub Pages and Netlify redirect a directory URL without its trailing slash.
-      if (!rest.endsWith('/') && isDirectory(join(dir, rest))) {
-        res.writeHead(301, { Location: `${path}/${url.search}` }).end();
-        return;
-      }
-      const accept = req.headers['accept-encoding'];
-      const response = await handle(req.method, rest, Array.isArray(accept) ? accept.join(',') : accept);
-      if (!response) {
-        res.writeHead(400).end();
-        return;
-      }
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
-      // A real host has no Service-Worker-Allowed header unless asked for; the host config decides.
-      delete headers['service-worker-allowed'];
-      delete headers['cache-control'];
-      for (const [name, value] of Object.entries(headersFor(rules(), path))) headers[name.toLowerCase()] = value;
-      res.writeHead(response.status, headers);
-      res.end(Buffer.from(await response.arrayBuffer()));
-    })().catch((e: unknown) => {
-      res.writeHead(500).end(String(e));
-    });
-  });
+  const server: Http2SecureServer = createSecureServer(
+    { key: cert.key, cert: cert.cert, allowHTTP1: true },
+    (req, res) => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', 'https://host');
+        const path = url.pathname;
+        if (req.method !== 'GET' && req.method !== 'HEAD') {
+          res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+          return;
+        }
+        if (`${path}/` === base) {
+          res.writeHead(301, { Location: base }).end();
+          return;
+        }
+        if (!path.startsWith(base)) {
+          res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not under the site base');
+          return;
+        }
+        const rest = `/${path.slice(base.length)}`;
+        // GitHub Pages and Netlify redirect a directory URL without its trailing slash.
+        if (!rest.endsWith('/') && isDirectory(join(dir, rest))) {
+          res.writeHead(301, { Location: `${path}/${url.search}` }).end();
+          return;
+        }
+        const accept = req.headers['accept-encoding'];
+        const response = await handle(req.method, rest, Array.isArray(accept) ? accept.join(',') : accept);
+        if (!response) {
+          res.writeHead(400).end();
+          return;
+        }
+        const headers: Record<string, string> = {};
+        response.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
+        delete headers['connection']; // a connection-level header, refused by HTTP/2
+        // A real host has no Service-Worker-Allowed header unless asked for; the host config decides.
+        delete headers['service-worker-allowed'];
+        delete headers['cache-control'];
+        for (const [name, value] of Object.entries(headersFor(rules(), path))) headers[name.toLowerCase()] = value;
+        res.writeHead(response.status, headers);
+        res.end(Buffer.from(await response.arrayBuffer()));
+      })().catch((e: unknown) => {
+        res.writeHead(500).end(String(e));
+      });
+    },
+  );
   const listen = (port: number) =>
     new Promise<number>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
     });
+  // HTTP/2 sessions (and HTTP/1.1 sockets) outlive close(): end them so a stopped host is really gone.
+  const sessions = new Set<Http2Session>();
+  server.on('session', (s: Http2Session) => {
+    sessions.add(s);
+    s.on('close', () => sessions.delete(s));
+  });
+  const sockets = new Set<import('node:net').Socket>();
+  server.on('secureConnection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   const port = await listen(options.port ?? 0);
   const origin = `https://127.0.0.1:${port}`;
   const stop = () =>
     new Promise<void>((resolve) => {
       if (!server.listening) return resolve();
       server.close(() => resolve());
-      server.closeAllConnections();
+      for (const s of sessions) s.destroy();
+      for (const s of sockets) s.destroy();
     });
   return {
     origin,
