@@ -5,6 +5,7 @@
  * --ignore-certificate-errors-spki-list, so the service worker and installability see a valid HTTPS origin.
  */
 import { test, expect, chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -213,6 +214,19 @@ test.describe('the hosted lab page calls the learner’s own lab server', () => 
       const command = page.locator('[data-lab-command] code');
       await expect(command).toHaveText(`npm start -- --allow-origin ${site.origin}`);
       await expect(page.locator('[data-lab-command]')).toContainText('A phone cannot reach a lab server');
+      const copy = page.locator('[data-lab-command]').getByRole('button', { name: 'Copy' });
+      expect((await copy.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.origin });
+      await copy.click();
+      await expect(page.locator('[data-lab-command] [role="status"]')).toHaveText('Copied.');
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+        `npm start -- --allow-origin ${site.origin}`,
+      );
+      const { violations } = await new AxeBuilder({ page })
+        .include('.lab-connect')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+        .analyze();
+      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
       // The learner runs that line (here: the lab server alone, which `npm start` launches).
       const flags = (await command.innerText()).split(' -- ')[1]!.split(' ');
