@@ -43,7 +43,7 @@ const steps: Step[] = [
     // The same site for a static host under a sub-path (test/e2e/https-subpath.spec.ts serves it over HTTPS).
     name: 'build under /saturate/',
     cmd: ['npx', 'astro', 'build'],
-    env: { BASE_PATH: '/saturate/', OUT_DIR: 'dist-base' },
+    env: { BASE_PATH: '/saturate/', OUT_DIR: 'dist-base', SITE_URL: 'https://saturate.example' },
     when: () => !args.has('--skip-build') && (!only || only === 'e2e'),
   },
   {

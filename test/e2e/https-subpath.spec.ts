@@ -70,6 +70,11 @@ test('the base-path build leaves no root-absolute URL outside /saturate/', () =>
   expect(offenders).toEqual([]);
   const manifest = JSON.parse(readFileSync(join(DIR, 'manifest.webmanifest'), 'utf8'));
   expect(manifest).toMatchObject({ id: BASE, start_url: BASE, scope: BASE });
+  // SITE_URL + base: the canonical URL of a card is in the sitemap as it is.
+  const card = readFileSync(join(DIR, 'cards/gpu-util/index.html'), 'utf8');
+  const canonical = /<link rel="canonical" href="([^"]+)"/.exec(card)?.[1] ?? '';
+  expect(canonical).toMatch(new RegExp(`^https://[^/]+${BASE}cards/gpu-util/$`));
+  expect(readFileSync(join(DIR, 'sitemap.xml'), 'utf8')).toContain(`<loc>${canonical}</loc>`);
   const sw = readFileSync(join(DIR, 'sw.js'), 'utf8');
   expect(sw).toContain(`fallbackURL:"${BASE}offline/index.html"`);
   // Precache URLs are relative to sw.js (so under the base) or carry it; none points at the host's root.
