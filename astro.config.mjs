@@ -3,9 +3,19 @@ import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import AstroPWA from '@vite-pwa/astro';
 import search from './src/integrations/search.ts';
+import staticHost from './src/integrations/static-host.ts';
+import { normaliseBasePath } from './src/lib/base-path.ts';
+
+// `BASE_PATH=/saturate/ npm run build` puts the whole site (links, assets, manifest, service worker,
+// search index, question bank) under that path, for hosts such as GitHub Pages; `SITE_URL` sets the
+// canonical URLs and the sitemap. `OUT_DIR` builds somewhere other than dist/ (the tests' dist-base/).
+const base = normaliseBasePath(process.env['BASE_PATH']);
+const site = process.env['SITE_URL'] || 'https://saturate.local';
 
 export default defineConfig({
-  site: 'https://saturate.local',
+  site,
+  base,
+  ...(process.env['OUT_DIR'] ? { outDir: process.env['OUT_DIR'] } : {}),
   trailingSlash: 'ignore',
   build: { format: 'directory' },
   server: { host: '127.0.0.1' },
@@ -15,17 +25,18 @@ export default defineConfig({
     react(),
     // Must come before AstroPWA: the search index it writes is precached by the service worker.
     search(),
+    staticHost(),
     AstroPWA({
       registerType: 'prompt',
       injectRegister: false,
       pwaAssets: { config: true, overrideManifestIcons: true },
       manifest: {
-        id: '/',
+        id: base,
         name: 'Saturate: keep your GPUs busy',
         short_name: 'Saturate',
         description: 'Learn GPU utilization from short cards, quizzes and live labs.',
-        start_url: '/',
-        scope: '/',
+        start_url: base,
+        scope: base,
         display: 'standalone',
         orientation: 'portrait',
         theme_color: '#0b6b4f',
@@ -56,7 +67,7 @@ export default defineConfig({
             // A page that is not precached (a new URL while offline) gets the offline page.
             urlPattern: ({ request, url }) => request.mode === 'navigate' && !url.pathname.startsWith('/api/'),
             handler: 'NetworkOnly',
-            options: { precacheFallback: { fallbackURL: '/offline/index.html' } },
+            options: { precacheFallback: { fallbackURL: `${base}offline/index.html` } },
           },
         ],
       },

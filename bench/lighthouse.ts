@@ -1,11 +1,13 @@
 /**
- * Lighthouse 13 over the built site (a private copy of dist/ on the lab server, as `npm start` serves it):
+ * Lighthouse 13 over the built site (a private copy of dist/ on the lab server, as `npm start` serves it,
+ * or with `host: 'https-subpath'` the /saturate/ build in dist-base/ over HTTPS from the static test host,
+ * test/https/host.ts, as a phone gets it from GitHub Pages; Chromium trusts its certificate by SPKI):
  * performance, accessibility, best practices, SEO, LCP, CLS, TBT; mobile (Lighthouse's default: Moto G
  * Power, slow 4G, 4× CPU, simulated) and desktop (its desktop preset); the median of 3 runs per page,
  * by performance score (single runs are noisy on 2 cores). One headless Chromium serves every run;
  * Lighthouse clears the origin's storage before each, so every run is a first visit.
  *
- *   node bench/lighthouse.ts [runs] [pages]  prints a Markdown table; pages e.g. "stats,practice quiz"
+ *   node bench/lighthouse.ts [runs] [pages] [https-subpath]  prints a Markdown table; pages e.g. "stats,practice quiz"
  *   import { benchLighthouse } from './bench/lighthouse.ts'
  *
  * The same figures by hand, one run:
@@ -22,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import { startSite } from '../test/e2e/site-server.ts';
 import { chromiumPath } from '../scripts/chromium.ts';
+import { startHttpsSite } from '../test/https/host.ts';
 
 export const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -71,7 +74,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function launchChrome(): Promise<{ port: number; kill: () => void }> {
+async function launchChrome(extraFlags: string[] = []): Promise<{ port: number; kill: () => void }> {
   const port = await freePort();
   const profile = mkdtempSync(join(tmpdir(), 'saturate-lh-'));
   const bin = chromiumPath() ?? '/usr/bin/chromium';
@@ -79,6 +82,7 @@ async function launchChrome(): Promise<{ port: number; kill: () => void }> {
     bin,
     [
       ...CHROME_FLAGS,
+      ...extraFlags,
       `--remote-debugging-port=${port}`,
       `--user-data-dir=${profile}`,
       '--no-first-run',
@@ -109,23 +113,46 @@ async function launchChrome(): Promise<{ port: number; kill: () => void }> {
 const median = <T>(xs: T[], key: (x: T) => number): T =>
   [...xs].sort((a, b) => key(a) - key(b))[Math.floor(xs.length / 2)]!;
 
+/** Where the audited site is served from. */
+export type LighthouseHost = 'lab-server' | 'https-subpath';
+
+/** Serves the site for `host`: its URL prefix (no trailing slash), extra Chromium flags, and how to stop it. */
+async function serve(host: LighthouseHost): Promise<{ prefix: string; flags: string[]; dispose: () => Promise<void> }> {
+  if (host === 'lab-server') {
+    const site = await startSite();
+    return { prefix: site.url, flags: [], dispose: site.dispose };
+  }
+  const site = await startHttpsSite({ dir: 'dist-base', copy: true });
+  return {
+    prefix: site.url.replace(/\/$/, ''),
+    flags: [`--ignore-certificate-errors-spki-list=${site.cert.spkiSha256}`],
+    dispose: site.dispose,
+  };
+}
+
 /** Runs Lighthouse `runs` times per page and form factor; returns the median runs. */
 export async function benchLighthouse(
-  opts: { runs?: number; pages?: { page: string; path: string }[]; log?: (s: string) => void } = {},
+  opts: {
+    runs?: number;
+    pages?: { page: string; path: string }[];
+    formFactors?: readonly ('mobile' | 'desktop')[];
+    host?: LighthouseHost;
+    log?: (s: string) => void;
+  } = {},
 ): Promise<{ rows: LighthouseRow[]; markdown: string; command: string }> {
   const runs = opts.runs ?? 3;
   const log = opts.log ?? (() => {});
   const pages = opts.pages ?? lighthousePages();
-  const site = await startSite();
-  const chrome = await launchChrome();
+  const site = await serve(opts.host ?? 'lab-server');
+  const chrome = await launchChrome(site.flags);
   const rows: LighthouseRow[] = [];
   try {
-    for (const formFactor of ['mobile', 'desktop'] as const) {
+    for (const formFactor of opts.formFactors ?? (['mobile', 'desktop'] as const)) {
       for (const p of pages) {
         const results: LighthouseRow[] = [];
         for (let i = 0; i < runs; i++) {
           const result = await lighthouse(
-            `${site.url}${p.path}`,
+            `${site.prefix}${p.path}`,
             { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] },
             formFactor === 'desktop' ? desktopConfig : undefined,
           );
@@ -176,8 +203,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const runs = Number(process.argv[2] ?? 3);
   const only = process.argv[3]?.split(',');
   const pages = only ? lighthousePages().filter((p) => only.includes(p.page)) : undefined;
+  const host = process.argv[4] === 'https-subpath' ? 'https-subpath' : 'lab-server';
   const { markdown } = await benchLighthouse({
     runs: Number.isFinite(runs) && runs > 0 ? runs : 3,
+    host,
+    ...(host === 'https-subpath' ? { formFactors: ['mobile'] as const } : {}),
     log: (s) => console.error(s),
     ...(pages ? { pages } : {}),
   });

@@ -3,15 +3,16 @@
  * Each section names the command that reproduces its figures.
  *   1. key figures against their goals and budgets (with ratios)
  *   2. bytes per page type and the precache (bench/bytes.ts)
- *   3. Lighthouse, mobile and desktop, median of 3 (bench/lighthouse.ts)
+ *   3. Lighthouse, mobile and desktop, median of 3 (bench/lighthouse.ts); mobile home and card again
+ *      for the /saturate/ build over HTTPS (dist-base/, as GitHub Pages serves it)
  *   4. build time, real deck vs a generated 1,000-card deck (bench/build.ts)
  *   5. lab server (bench/server.ts), progress store in Node (bench/progress.ts) and in Chromium
  *      (bench/progress-browser.ts, when present)
  *   6. fleet audit against a real Prometheus at 64, 256 and 1,024 GPUs (bench/fleet.ts)
  *   7. diagnosis on real telemetry, at fleet resolution and on the simulator (bench/diagnosis.ts)
- * Flags: --skip-build (reuse dist/), --runs=N (Lighthouse runs per page, default 3),
+ * Flags: --skip-build (reuse dist/ and dist-base/), --runs=N (Lighthouse runs per page, default 3),
  *        --only=bytes,lighthouse,build,server,fleet,progress,diagnosis (comma-separated sections;
- *        --only=diagnosis needs no build and takes a few seconds).
+ *        --only=diagnosis and --only=fleet need no build).
  * Takes ~12–15 minutes on 2 cores, most of it Lighthouse.
  */
 import { spawnSync } from 'node:child_process';
@@ -28,12 +29,17 @@ const log = (s: string) => console.error(`bench: ${s}`);
 const t0 = Date.now();
 const KB = 1024;
 
-const needsSite = !only || only.some((s) => s !== 'diagnosis');
-if (needsSite && (!args.includes('--skip-build') || !existsSync('dist/sw.js'))) {
-  log('astro build');
+const needsSite = !only || only.some((s) => s !== 'diagnosis' && s !== 'fleet');
+for (const [dir, extra] of [
+  ['dist', {}],
+  // The same site under a sub-path, for Lighthouse over HTTPS as a phone gets it from GitHub Pages.
+  ['dist-base', { BASE_PATH: '/saturate/', OUT_DIR: 'dist-base' }],
+] as const) {
+  if (!needsSite || (args.includes('--skip-build') && existsSync(`${dir}/sw.js`))) continue;
+  log(`astro build → ${dir}/`);
   const r = spawnSync('npx', ['astro', 'build', '--silent'], {
     stdio: 'inherit',
-    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...extra },
   });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
@@ -128,6 +134,35 @@ if (want('lighthouse')) {
         'goal 100 in all four (a Starlight docs page does)',
         `${all.filter((x) => x === 100).length} of 4 at 100`,
         'node bench/lighthouse.ts',
+      );
+    }
+  });
+  await guarded('Lighthouse, sub-path over HTTPS', async () => {
+    log(`Lighthouse over HTTPS under /saturate/, ${runs} runs per page`);
+    const { benchLighthouse, lighthousePages } = await import('../bench/lighthouse.ts');
+    const pages = lighthousePages('dist-base').filter((p) => p.page === 'home' || p.page === 'card');
+    const { rows, markdown } = await benchLighthouse({
+      runs,
+      log,
+      pages,
+      formFactors: ['mobile'],
+      host: 'https-subpath',
+    });
+    section(
+      `Lighthouse 13 over HTTPS under /saturate/ (${chromium}), median of ${runs}`,
+      'node bench/lighthouse.ts 3 home,card https-subpath',
+      markdown,
+      'The BASE_PATH=/saturate/ build (dist-base/) from the static HTTPS test host (test/https/host.ts: a certificate made per run, trusted by SPKI; the build’s _headers applied), mobile preset.',
+    );
+    for (const r of rows) {
+      const s = r.scores;
+      const all = [s.performance, s.accessibility, s['best-practices'], s.seo];
+      keyRow(
+        `Lighthouse mobile over HTTPS under /saturate/, ${r.page}: perf / a11y / best practices / SEO`,
+        all.join(' / '),
+        'goal 100 in all four, as the root build',
+        `${all.filter((x) => x === 100).length} of 4 at 100`,
+        'node bench/lighthouse.ts 3 home,card https-subpath',
       );
     }
   });

@@ -6,7 +6,7 @@
  * Extra flags go to the lab server: `npm start -- --port 0 --source sim:data-starved`; $PORT sets the port.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exitCodeOf, parseCli, USAGE } from '../server/cli.ts';
@@ -32,10 +32,19 @@ export function newestMtime(path: string): number {
   return newest;
 }
 
-/** Whether dist/ needs a build: missing, empty, or older than any source. */
+/** Whether dist/ was built for the host's root (not with BASE_PATH for a static host's sub-path). */
+function builtForRoot(): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(dist, 'manifest.webmanifest'), 'utf8')) as { scope?: string }).scope === '/';
+  } catch {
+    return true; // no manifest to tell: judge by age alone
+  }
+}
+
+/** Whether dist/ needs a build: missing, empty, built under a sub-path, or older than any source. */
 export function needsBuild(): boolean {
   const built = existsSync(join(dist, 'index.html')) ? statSync(join(dist, 'index.html')).mtimeMs : 0;
-  if (built === 0) return true;
+  if (built === 0 || !builtForRoot()) return true;
   const sources = Math.max(...['src', 'content', 'public', 'astro.config.mjs'].map((p) => newestMtime(join(root, p))));
   return sources > built;
 }
@@ -46,8 +55,11 @@ try {
     console.log(USAGE);
   } else {
     if (needsBuild()) {
-      console.error('Building the site (dist/ is missing or older than src/ and content/)…');
-      const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
+      console.error('Building the site (dist/ is missing, built under a sub-path, or older than src/ and content/)…');
+      // The lab server serves the site at its root, whatever BASE_PATH this shell has.
+      const env: NodeJS.ProcessEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
+      delete env['BASE_PATH'];
+      delete env['OUT_DIR'];
       const build = spawnSync('npx', ['astro', 'build'], {
         cwd: root,
         stdio: 'inherit',

@@ -1,7 +1,7 @@
 /**
  * `npm test`: format check, type check, unit tests, build, end-to-end tests — then one closing line with the
  * totals ("tests: N passed, N failed"). Each step's runner prints its own report as it goes.
- * Flags: --skip-build (reuse dist/), --only=unit|e2e|webkit.
+ * Flags: --skip-build (reuse dist/ and dist-base/), --only=unit|e2e|webkit.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -17,6 +17,8 @@ interface Step {
   /** Reads passed/failed counts from the runner's JSON report, when it has one. */
   counts?: () => { passed: number; failed: number; skipped: number };
   when?: () => boolean;
+  /** Extra environment for this step. */
+  env?: Record<string, string>;
 }
 
 const readJson = (path: string): unknown => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null);
@@ -38,6 +40,13 @@ const steps: Step[] = [
     },
   },
   { name: 'build', cmd: ['npx', 'astro', 'build'], when: () => !args.has('--skip-build') && (!only || only === 'e2e') },
+  {
+    // The same site for a static host under a sub-path (test/e2e/https-subpath.spec.ts serves it over HTTPS).
+    name: 'build under /saturate/',
+    cmd: ['npx', 'astro', 'build'],
+    env: { BASE_PATH: '/saturate/', OUT_DIR: 'dist-base', SITE_URL: 'https://saturate.example' },
+    when: () => !args.has('--skip-build') && (!only || only === 'e2e'),
+  },
   {
     name: 'e2e',
     cmd: ['npx', 'playwright', 'test'],
@@ -73,7 +82,7 @@ for (const step of steps) {
   if (step.when && !step.when()) continue;
   console.log(`\n▶ ${step.name}: ${step.cmd.join(' ')}`);
   const t0 = Date.now();
-  const r = spawnSync(step.cmd[0]!, step.cmd.slice(1), { stdio: 'inherit', env });
+  const r = spawnSync(step.cmd[0]!, step.cmd.slice(1), { stdio: 'inherit', env: { ...env, ...step.env } });
   console.log(
     `◀ ${step.name}: ${r.status === 0 ? 'ok' : `failed (exit ${r.status ?? r.signal})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
   );

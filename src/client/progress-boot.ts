@@ -18,6 +18,7 @@
 import { APP_EVENT_TYPES, emit, on, type AppEvent } from '../lib/events.ts';
 import type { StreakSummary } from '../lib/streak.ts';
 import { streakLabel } from '../lib/streak-label.ts';
+import { withBase } from '../lib/base-path.ts';
 // The write path is small (~2 KB gzip with idb-keyval) and needed at once on most pages (the
 // badge's first-visit check), so it is part of this chunk rather than one more request.
 import * as appendModule from '../store/append.ts';
@@ -226,7 +227,7 @@ function badgeAndSaveButton(): void {
       button.setAttribute('aria-pressed', String(saved));
       if (status && said)
         status.innerHTML = saved
-          ? 'Saved. Find it under <a href="/saved/">Saved cards</a>.'
+          ? `Saved. Find it under <a href="${withBase('/saved/')}">Saved cards</a>.`
           : 'Removed from your saved cards.';
     };
     button.addEventListener('click', () => {

@@ -5,6 +5,7 @@
  */
 import { useId, useState } from 'react';
 import type { SourceInfo } from './LabSource.ts';
+import LabCommand from './LabCommand.tsx';
 
 export interface LabConnectProps {
   source: SourceInfo | null;
@@ -132,6 +133,7 @@ export default function LabConnect(p: LabConnectProps) {
                 Connect
               </button>
             </div>
+            <LabCommand />
           </form>
         </>
       )}

@@ -3,6 +3,7 @@
  * try and the card that explains it; for "can't tell", the reading that would decide it.
  */
 import type { Diagnosis } from '../lib/diagnose.ts';
+import { withBase } from '../lib/base-path.ts';
 
 /** The diagnosis panel for the last 30 s of samples. */
 export default function LabDiagnosis({ d }: { d: Diagnosis | null }) {
@@ -35,7 +36,7 @@ export default function LabDiagnosis({ d }: { d: Diagnosis | null }) {
             <span className="muted">Next:</span> {d.next}
           </p>
           <p>
-            <a href={`/cards/${d.cardId}/`}>Read the card that explains it</a>
+            <a href={withBase(`/cards/${d.cardId}/`)}>Read the card that explains it</a>
           </p>
         </>
       )}

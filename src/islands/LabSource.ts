@@ -108,7 +108,7 @@ async function getJson(url: string, what: string): Promise<unknown> {
     res = await fetch(url, { cache: 'no-store' });
   } catch {
     throw new Error(
-      `Could not reach the lab server for ${what}. Is \`npm run lab\` running? If this page is not served by it, start the server with --allow-origin ${location.origin}.`,
+      `Could not reach the lab server for ${what}. Is \`npm run lab\` running? If this page is not served by it, start the server with --allow-origin ${location.origin}, and allow this site to reach devices on your network if the browser asks.`,
     );
   }
   if (res.status === 401 || res.status === 403)

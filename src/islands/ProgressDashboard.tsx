@@ -11,6 +11,7 @@ import { Heatmap } from './progress/Heatmap.tsx';
 import { TopicTable, type TopicInfo } from './progress/TopicTable.tsx';
 import { StoragePanel } from './progress/StoragePanel.tsx';
 import { BackupPanel } from './progress/BackupPanel.tsx';
+import { withBase } from '../lib/base-path.ts';
 
 interface Props {
   /** Every card: id and topic, for "cards read of total". */
@@ -148,7 +149,7 @@ export default function ProgressDashboard({ cards, topics }: Props) {
         <h2 id="due-h">Reviews due</h2>
         <p data-testid="due-total">
           {plural(dueTotal, 'review')} in the next 7 days.{' '}
-          {stats.reviewsDue[0]!.count > 0 && <a href="/review/">Review {stats.reviewsDue[0]!.count} now</a>}
+          {stats.reviewsDue[0]!.count > 0 && <a href={withBase('/review/')}>Review {stats.reviewsDue[0]!.count} now</a>}
         </p>
         <table className="data-table">
           <caption className="sr-only">Reviews due per day, next 7 days</caption>
@@ -162,7 +163,7 @@ export default function ProgressDashboard({ cards, topics }: Props) {
           </tbody>
         </table>
         <p>
-          <a href="/review/?mode=retake">Retake mistakes</a>
+          <a href={withBase('/review/?mode=retake')}>Retake mistakes</a>
         </p>
       </section>
 

@@ -9,6 +9,7 @@ import Quiz from './Quiz.tsx';
 import { QuizStatus } from './QuizStatus.tsx';
 import { progressStore } from '../client/progress-boot.ts';
 import type { QuizQuestion } from '../lib/quiz.ts';
+import { withBase } from '../lib/base-path.ts';
 
 interface Props {
   /** URL of the question bank JSON. */
@@ -116,7 +117,7 @@ export default function ReviewSession({ bankUrl }: Props) {
               : 'No mistakes to retake: every question you got wrong you have since got right.'}
           </p>
           <p>
-            <a className="button" href="/practice/">
+            <a className="button" href={withBase('/practice/')}>
               Practice quiz
             </a>
           </p>

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import type { QuizQuestion } from '../lib/quiz.ts';
 import type { Answer } from './Quiz.tsx';
 import { Feedback } from './Feedback.tsx';
+import { withBase } from '../lib/base-path.ts';
 
 interface Props {
   questions: QuizQuestion[];
@@ -44,7 +45,7 @@ export function Summary({ questions, answers, durationMs, onRetake, links }: Pro
                 <div dangerouslySetInnerHTML={{ __html: q.promptHtml }} />
                 <Feedback question={q} answer={answers.find((a) => a.questionId === q.id)!} />
                 <p className="muted">
-                  From <a href={`/cards/${q.cardId}/`}>{q.cardTitle}</a> · source:{' '}
+                  From <a href={withBase(`/cards/${q.cardId}/`)}>{q.cardTitle}</a> · source:{' '}
                   <a href={q.source.url}>{q.source.title}</a>
                 </p>
               </li>
@@ -59,7 +60,7 @@ export function Summary({ questions, answers, durationMs, onRetake, links }: Pro
           Retake
         </button>
         {links.map((l) => (
-          <a key={l.href} className="button secondary" href={l.href}>
+          <a key={l.href} className="button secondary" href={withBase(l.href)}>
             {l.label}
           </a>
         ))}

@@ -1,5 +1,5 @@
 /**
- * Runs the WebKit (Safari engine) tests: `node test/webkit/run.ts` (needs a built dist/).
+ * Runs the WebKit (Safari engine) tests: `node test/webkit/run.ts` (needs a built dist/ and dist-base/).
  * Under xvfb-run, node:test over test/webkit/*.test.ts; writes the counts to
  * test-results/webkit.json ({ passed, failed, skipped, reason? }) for `npm test`'s closing line.
  * Without WebKitWebDriver or xvfb-run it prints why, records the tests as skipped and exits 0.
@@ -17,7 +17,11 @@ const files = readdirSync('test/webkit')
   .map((f) => join('test/webkit', f));
 
 const missing =
-  webkitMissing() ?? (existsSync('dist/sw.js') ? null : 'no built site (dist/sw.js): run `npm run build` first');
+  webkitMissing() ??
+  (existsSync('dist/sw.js') ? null : 'no built site (dist/sw.js): run `npm run build` first') ??
+  (existsSync('dist-base/sw.js')
+    ? null
+    : 'no sub-path build (dist-base/sw.js): run `BASE_PATH=/saturate/ OUT_DIR=dist-base npm run build` first');
 if (missing) {
   // Count the tests that did not run, so the closing line says so.
   const count = files.reduce((n, f) => n + (readFileSync(f, 'utf8').match(/^\s*it\(/gm)?.length ?? 0), 0);

@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { By } from 'selenium-webdriver';
 import { startSite, type SiteServer } from '../e2e/site-server.ts';
-import { startWebKit, waitInPage, type WebKitSession } from './webkit.ts';
+import {
+  hydrateQuiz as hydrateQuizIn,
+  startWebKit,
+  waitForWorker as waitForWorkerIn,
+  waitInPage,
+  type WebKitSession,
+} from './webkit.ts';
 
 const CARD = '/cards/gpu-util/';
 
@@ -18,27 +24,10 @@ let site: SiteServer;
 let wk: WebKitSession;
 
 /** Scrolls the quiz into view (client:visible) and waits until React has hydrated it. */
-async function hydrateQuiz(): Promise<void> {
-  await wk.driver.executeScript(`document.querySelector('#quiz').scrollIntoView({ block: 'center' })`);
-  await waitInPage(
-    wk.driver,
-    'the quiz to hydrate',
-    `return document.querySelector('#quiz astro-island') && !document.querySelector('#quiz astro-island[ssr]') && !!document.querySelector('#quiz [data-option]')`,
-  );
-}
+const hydrateQuiz = () => hydrateQuizIn(wk.driver);
 
 /** Waits until the service worker controls the page and its precache is complete (worker active). */
-async function waitForWorker(): Promise<void> {
-  await waitInPage(
-    wk.driver,
-    'the service worker to control the page',
-    `return !!navigator.serviceWorker.controller`,
-    30_000,
-  );
-  const active = await wk.driver.executeAsyncScript<boolean>(`const done = arguments[arguments.length - 1];
-    navigator.serviceWorker.ready.then((r) => done(!!r.active), () => done(false));`);
-  assert.equal(active, true, 'the registration has an active worker');
-}
+const waitForWorker = () => waitForWorkerIn(wk.driver);
 
 /** Builds with a progress page record every answer in IndexedDB; earlier builds had no store. */
 const storeExpected = () => existsSync(join(site.dir, 'progress/index.html'));

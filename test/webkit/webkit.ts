@@ -40,8 +40,11 @@ export interface WebKitSession {
   quit: () => Promise<void>;
 }
 
-/** Starts WebKitWebDriver on a free port and opens a MiniBrowser session (needs $DISPLAY: run under xvfb-run). */
-export async function startWebKit(): Promise<WebKitSession> {
+/**
+ * Starts WebKitWebDriver on a free port and opens a MiniBrowser session (needs $DISPLAY: run under xvfb-run).
+ * `acceptInsecureCerts` lets it open the HTTPS tests' self-signed host (WebDriver's standard capability).
+ */
+export async function startWebKit(options: { acceptInsecureCerts?: boolean } = {}): Promise<WebKitSession> {
   const port = await freePort();
   const proc: ChildProcess = spawn('WebKitWebDriver', [`--port=${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -61,6 +64,7 @@ export async function startWebKit(): Promise<WebKitSession> {
   }
   const caps = {
     browserName: 'MiniBrowser',
+    ...(options.acceptInsecureCerts ? { acceptInsecureCerts: true } : {}),
     'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
   };
   let driver: WebDriver;
@@ -97,4 +101,27 @@ export async function waitInPage<T>(driver: WebDriver, what: string, fn: string,
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${String(last)})`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Scrolls the card's quiz into view (client:visible) and waits until React has hydrated it. */
+export async function hydrateQuiz(driver: WebDriver): Promise<void> {
+  await driver.executeScript(`document.querySelector('#quiz').scrollIntoView({ block: 'center' })`);
+  await waitInPage(
+    driver,
+    'the quiz to hydrate',
+    `return document.querySelector('#quiz astro-island') && !document.querySelector('#quiz astro-island[ssr]') && !!document.querySelector('#quiz [data-option]')`,
+  );
+}
+
+/** Waits until the service worker controls the page and its precache is complete (worker active). */
+export async function waitForWorker(driver: WebDriver): Promise<void> {
+  await waitInPage(
+    driver,
+    'the service worker to control the page',
+    `return !!navigator.serviceWorker.controller`,
+    30_000,
+  );
+  const active = await driver.executeAsyncScript<boolean>(`const done = arguments[arguments.length - 1];
+    navigator.serviceWorker.ready.then((r) => done(!!r.active), () => done(false));`);
+  if (!active) throw new Error('the service worker registration has no active worker');
 }

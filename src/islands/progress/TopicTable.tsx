@@ -1,6 +1,7 @@
 /** Accuracy and cards read per topic, and the weakest topics with a link to study each. */
 import type { Stats } from '../../lib/stats.ts';
 import { percent } from '../../lib/progress-text.ts';
+import { withBase } from '../../lib/base-path.ts';
 
 export interface TopicInfo {
   id: string;
@@ -39,7 +40,7 @@ export function TopicTable({
           {topics.map((t) => (
             <tr key={t.topic} data-topic={t.topic}>
               <th scope="row">
-                <a href={`/topics/${t.topic}/`}>{title(t.topic)}</a>
+                <a href={withBase(`/topics/${t.topic}/`)}>{title(t.topic)}</a>
               </th>
               <td className="num">{t.answered}</td>
               <td className="num">{percent(t.accuracy)}</td>
@@ -56,7 +57,7 @@ export function TopicTable({
           {weakest.map((t) => (
             <li key={t.topic}>
               {title(t.topic)}: {percent(t.accuracy)} right of {t.answered}.{' '}
-              <a href={`/topics/${t.topic}/`}>Study {title(t.topic)}</a>
+              <a href={withBase(`/topics/${t.topic}/`)}>Study {title(t.topic)}</a>
             </li>
           ))}
         </ul>
