@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { audit } from '../server/fleet/audit.ts';
 import { createPrometheusClient, PrometheusError } from '../server/fleet/prometheus-api.ts';
 import { selectorMatchers } from '../server/fleet/collect.ts';
-import { toJson, toMarkdown } from '../server/fleet/report.ts';
+import { parseWindow, toJson, toMarkdown } from '../server/fleet/report.ts';
 
 export const EXIT = { ok: 0, usage: 1, prometheus: 2, noMatch: 3 } as const;
 
@@ -31,15 +31,6 @@ throttled or hung, with what those hours cost.
   --help
 
 Exit codes: 0 report written, 1 bad flags, 2 Prometheus unreachable or refusing, 3 no GPU matched.`;
-
-/** "24h" → 86400. Throws a message that says the accepted forms. */
-export function parseWindow(text: string): number {
-  const m = /^(\d+(?:\.\d+)?)([smhd])$/.exec(text.trim());
-  const n = m ? Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[m[2] as 's' | 'm' | 'h' | 'd'] : NaN;
-  if (!Number.isFinite(n) || n < 60 || n > 90 * 86_400)
-    throw new UsageError(`--window must be a duration from 1m to 90d such as 1h, 24h or 7d (got "${text}")`);
-  return Math.round(n);
-}
 
 class UsageError extends Error {}
 
@@ -96,7 +87,13 @@ export async function runAudit(
         throw new UsageError(`cannot read --prometheus-basic-auth-file: ${(e as Error).message}`);
       }
     }
-    opts = { ...values, price, endS: Math.floor(endMs / 1000), windowS: parseWindow(values.window), basicAuth };
+    let windowS: number;
+    try {
+      windowS = parseWindow(values.window);
+    } catch (e) {
+      throw new UsageError(`--window ${(e as Error).message}`);
+    }
+    opts = { ...values, price, endS: Math.floor(endMs / 1000), windowS, basicAuth };
   } catch (e) {
     err(`audit: ${(e as Error).message}\n\n${AUDIT_USAGE}\n`);
     return EXIT.usage;

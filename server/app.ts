@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import { createAdaptorServer, type HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
 import { DEFAULTS } from './defaults.ts';
+import { createEnergyCounter } from './fleet/energy.ts';
 import { connectionGuard, hostGuard, jsonError, originGuard, tokenGuard } from './guards.ts';
 import type { RecordingStatus } from './recorder.ts';
 import { mountApiRoutes, siteHandler } from './routes.ts';
@@ -55,6 +56,8 @@ export interface ServerOptions {
   onTick?: (tick: Tick) => void;
   /** The recording's state for /api/health (`--record`). */
   recording?: () => RecordingStatus | null;
+  /** `--dcgm-names`: /metrics also exposes dcgm-exporter's series for this host name. */
+  dcgmHostname?: string | null;
   log?: (message: string) => void;
 }
 
@@ -81,19 +84,39 @@ export function createServer(options: ServerOptions): LabServer {
   const allowOrigins = new Set((options.allowOrigins ?? []).map(normaliseOrigin));
   const maxStreams = options.maxStreams ?? DEFAULTS.maxStreams;
   const log = options.log ?? ((m: string) => console.error(m));
+  const energy = options.dcgmHostname ? createEnergyCounter() : null;
   const sampler = createSampler({
     source: options.source,
     intervalMs: options.intervalMs ?? DEFAULTS.intervalMs,
     ...(options.capacity === undefined ? {} : { capacity: options.capacity }),
     ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.onTick === undefined ? {} : { onTick: options.onTick }),
+    ...(options.onTick === undefined && !energy
+      ? {}
+      : {
+          onTick: (t: Tick) => {
+            energy?.observe(t.message);
+            options.onTick?.(t);
+          },
+        }),
     onError: (e) => log(`[sampler] ${e instanceof Error ? e.message : String(e)}`),
   });
   // prom-client (~22 MB) and zod (~19 MB) load on first use: most lab servers are never scraped.
   let prometheus: Promise<{ contentType: string; render(): Promise<string> }> | null = null;
   const loadPrometheus = () =>
-    (prometheus ??= import('./prometheus.ts').then((m) =>
-      m.createPrometheus(() => sampler.latest()?.message ?? null, VERSION),
+    (prometheus ??= Promise.all([import('./prometheus.ts'), energy ? import('../src/protocol/dcgm.ts') : null]).then(
+      ([m, dcgmNames]) => {
+        const own = m.createPrometheus(() => sampler.latest()?.message ?? null, VERSION);
+        const host = options.dcgmHostname;
+        if (!dcgmNames || !energy || !host) return own;
+        // --dcgm-names: dcgm-exporter's series too, flagged simulated="true" for anything not a live GPU.
+        const dcgm = () => {
+          const m2 = sampler.latest()?.message;
+          return m2
+            ? dcgmNames.dcgmExposition(m2.gpus, host, energy.mj, m2.simulated ? { simulated: 'true' } : {})
+            : '';
+        };
+        return { contentType: own.contentType, render: async () => (await own.render()) + dcgm() };
+      },
     ));
   const bootId = options.bootId ?? newBootId();
   const hub = createStreamHub({

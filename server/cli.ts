@@ -2,6 +2,7 @@
  * Command-line flags of the lab server (`npm start -- [flags]`, or `npm run lab -- [flags]` for the
  * API alone), parsed and checked over DEFAULTS (server/defaults.ts), which the usage text is built from.
  */
+import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEFAULTS, EXIT } from './defaults.ts';
 import { isLoopback, normaliseOrigin } from './security.ts';
@@ -24,6 +25,10 @@ export interface CliOptions {
   maxStreams: number;
   maxConnections: number;
   staticDir: string | null;
+  /** `--dcgm-names`: the host name /metrics gives dcgm-exporter's series (this machine's by default), else null. */
+  dcgmHostname: string | null;
+  /** For `--source prometheus:<url>`: how to reach it and which GPUs. */
+  prometheus: { tokenFile: string | null; basicAuthFile: string | null; selector: string | null };
   help: boolean;
 }
 
@@ -41,6 +46,10 @@ export const USAGE = `Usage: npm start -- [flags]        (site and lab on one or
   --port N            port to listen on (default ${DEFAULTS.port}, or $PORT; 0 = pick a free one)
   --host ADDR         address to bind (default ${DEFAULTS.host}; anything else needs --token-file or $SATURATE_TOKEN)
   --source SRC        ${DEFAULTS.source} (default) | nvml | sim:<scenario>[?knob=value] | replay:<file.ndjson>
+                      | prometheus:<url> (a fleet's GPUs from the Prometheus that scrapes dcgm-exporter)
+  --prometheus-selector SEL        with prometheus:, which GPUs, e.g. '{hostname=~"gpu-.*"}'
+  --prometheus-token-file FILE     with prometheus:, a bearer token for it
+  --prometheus-basic-auth-file FILE  with prometheus:, "user:password" for it
   --interval MS       sampling interval in ms (default ${DEFAULTS.intervalMs}, minimum ${DEFAULTS.minIntervalMs})
   --record FILE       also write every sample to FILE as NDJSON (replay it with --source replay:FILE)
   --record-max SIZE   past SIZE (e.g. 64M, 1G; 0 = no limit) FILE moves to FILE.1 and starts again
@@ -52,6 +61,9 @@ export const USAGE = `Usage: npm start -- [flags]        (site and lab on one or
   --max-streams N     concurrent live streams (default ${DEFAULTS.maxStreams})
   --max-connections N open connections before new requests get 503 (default ${DEFAULTS.maxConnections})
   --static DIR        also serve this directory (the built site)
+  --dcgm-names        /metrics also exposes dcgm-exporter's series, so a Prometheus can scrape this server
+                      like a DCGM node (simulated readings carry simulated="true")
+  --dcgm-hostname H   the hostname label of those series (default: this machine's name)
 Exit codes: ${EXIT.OK} stopped, ${EXIT.ERROR} unexpected error, ${EXIT.USAGE} bad flag or token, ${EXIT.PORT_IN_USE} port in use, ${EXIT.SOURCE} source cannot start,
             ${EXIT.RECORD} recording cannot start.`;
 
@@ -123,6 +135,11 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
         'max-streams': { type: 'string' },
         'max-connections': { type: 'string' },
         static: { type: 'string' },
+        'dcgm-names': { type: 'boolean' },
+        'dcgm-hostname': { type: 'string' },
+        'prometheus-selector': { type: 'string' },
+        'prometheus-token-file': { type: 'string' },
+        'prometheus-basic-auth-file': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -150,6 +167,13 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
   } catch (e) {
     throw new CliError((e as Error).message);
   }
+  const source = values.source ?? DEFAULTS.source;
+  const promFlags = ['prometheus-selector', 'prometheus-token-file', 'prometheus-basic-auth-file'] as const;
+  const strayProm = promFlags.find((f) => values[f] !== undefined);
+  if (strayProm && !source.startsWith('prometheus:'))
+    throw new CliError(`--${strayProm} goes with --source prometheus:<url> (the Prometheus to read).`);
+  if (values['dcgm-hostname'] !== undefined && !values['dcgm-names'])
+    throw new CliError('--dcgm-hostname names the host of --dcgm-names series: add --dcgm-names.');
   const envPort = env.PORT === undefined || env.PORT === '' ? undefined : env.PORT;
   return {
     port:
@@ -157,7 +181,7 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
         ? intFlag(envPort, '$PORT', DEFAULTS.port, 0, 65535)
         : intFlag(values.port, '--port', DEFAULTS.port, 0, 65535),
     host,
-    source: values.source ?? DEFAULTS.source,
+    source,
     intervalMs: intFlag(values.interval, '--interval', DEFAULTS.intervalMs, DEFAULTS.minIntervalMs, 60_000),
     record: values.record ?? null,
     recordMaxBytes: sizeFlag(values['record-max'], '--record-max', DEFAULTS.recordMaxBytes),
@@ -168,6 +192,12 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
     maxStreams: intFlag(values['max-streams'], '--max-streams', DEFAULTS.maxStreams, 1, 10_000),
     maxConnections: intFlag(values['max-connections'], '--max-connections', DEFAULTS.maxConnections, 1, 100_000),
     staticDir: values.static ?? null,
+    dcgmHostname: values['dcgm-names'] ? (values['dcgm-hostname'] ?? hostname()) : null,
+    prometheus: {
+      tokenFile: values['prometheus-token-file'] ?? null,
+      basicAuthFile: values['prometheus-basic-auth-file'] ?? null,
+      selector: values['prometheus-selector'] ?? null,
+    },
     help: values.help ?? false,
   };
 }

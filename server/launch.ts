@@ -49,11 +49,12 @@ export async function launch(
   }
   let source;
   try {
-    source = await resolveSource(options.source, { log });
+    source = await resolveSource(options.source, { log, prometheus: options.prometheus });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     // A driver or file problem is the machine's; anything else is a bad --source value.
-    const machine = e instanceof NvmlError || options.source.startsWith('replay:');
+    const machine =
+      e instanceof NvmlError || options.source.startsWith('replay:') || options.source.startsWith('prometheus:');
     throw new ExitError(machine ? EXIT.SOURCE : EXIT.USAGE, message);
   }
   let recorder: Recorder | null = null;
@@ -78,6 +79,7 @@ export async function launch(
     maxStreams: options.maxStreams,
     maxConnections: options.maxConnections,
     staticDir: options.staticDir,
+    dcgmHostname: options.dcgmHostname,
     log,
     token: chosen.token,
     ...(recorder ? { onTick: (t) => recorder?.write(t), recording: () => recorder?.status() ?? null } : {}),

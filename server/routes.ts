@@ -29,6 +29,11 @@ export interface ApiDeps {
   loadPrometheus: () => Promise<{ contentType: string; render(): Promise<string> }>;
 }
 
+/** A source that can run the fleet audit (server/fleet/source.ts). */
+interface FleetCapable {
+  fleet(windowS: number, pricePerGpuHour: number | null): Promise<import('./fleet/audit.ts').AuditReport>;
+}
+
 /** Mounts every /api route but health, and /metrics; the token guard must already cover them. */
 export function mountApiRoutes(app: Hono<{ Bindings: HttpBindings }>, deps: ApiDeps): void {
   const { source, sampler, hub, bootId, allowOrigins, maxStreams, maxBodyBytes, loadPrometheus } = deps;
@@ -93,6 +98,26 @@ export function mountApiRoutes(app: Hono<{ Bindings: HttpBindings }>, deps: ApiD
 
   mountSimRoutes(app, source, limit);
 
+  // The fleet audit, when the source is a Prometheus (--source prometheus:<url>). Only the window comes from the
+  // browser: the Prometheus URL and its credentials stay on the server.
+  app.get('/api/fleet', async (c) => {
+    if (!('fleet' in source))
+      return jsonError(c, 404, 'No fleet here: start the lab server with --source prometheus:<url> (your Prometheus).');
+    const { parseWindow, toJson } = await import('./fleet/report.ts');
+    let windowS: number;
+    try {
+      windowS = parseWindow(c.req.query('window') ?? '24h');
+    } catch (e) {
+      return jsonError(c, 422, `window ${(e as Error).message}`);
+    }
+    try {
+      const report = await (source as FleetCapable).fleet(windowS, null);
+      return c.json(toJson(report));
+    } catch (e) {
+      return jsonError(c, 502, `The fleet could not be read: ${(e as Error).message}`);
+    }
+  });
+
   app.get('/metrics', async (c) => {
     const p = await loadPrometheus();
     return c.body(await p.render(), 200, { 'Content-Type': p.contentType });
@@ -102,7 +127,7 @@ export function mountApiRoutes(app: Hono<{ Bindings: HttpBindings }>, deps: ApiD
     jsonError(
       c,
       404,
-      `No API route ${c.req.method} ${c.req.path}. Routes: /api/health, /api/devices, /api/snapshot, /api/stream, POST /api/throughput, GET/POST /api/sim/knobs, /metrics.`,
+      `No API route ${c.req.method} ${c.req.path}. Routes: /api/health, /api/devices, /api/snapshot, /api/stream, POST /api/throughput, GET/POST /api/sim/knobs, /api/fleet, /metrics.`,
     ),
   );
 }

@@ -23,6 +23,15 @@ const usd = (x: number) => `$${Math.round(x).toLocaleString('en-US')}`;
 /** GPU-hours of a GPU in wasteful states over the window. */
 export const wastefulHoursOf = (g: GpuAudit): number => WASTE_KINDS.reduce((a, k) => a + (g.hours[k] ?? 0), 0);
 
+/** "24h" → 86400: a window from 1m to 90d. Throws a message that says the accepted forms. */
+export function parseWindow(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)([smhd])$/.exec(text.trim());
+  const n = m ? Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[m[2] as 's' | 'm' | 'h' | 'd'] : NaN;
+  if (!Number.isFinite(n) || n < 60 || n > 90 * 86_400)
+    throw new Error(`must be a duration from 1m to 90d such as 1h, 24h or 7d (got "${text}")`);
+  return Math.round(n);
+}
+
 /** A duration in seconds as "1 h", "24 h", "7 d" or "90 s". */
 export function formatWindow(s: number): string {
   if (s % 86_400 === 0) return `${s / 86_400} d`;

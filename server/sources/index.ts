@@ -15,6 +15,8 @@ export const FALLBACK_SCENARIO = 'idle';
 /** Options beyond the spec string. */
 export interface ResolveOptions extends NvmlSourceOptions {
   seed?: string;
+  /** For prometheus:<url>. */
+  prometheus?: { tokenFile: string | null; basicAuthFile: string | null; selector: string | null };
 }
 
 /**
@@ -39,5 +41,24 @@ export async function resolveSource(spec: string, options: ResolveOptions = {}):
   if (spec.startsWith('sim:'))
     return createSimSource({ spec: spec.slice(4), ...(options.seed ? { seed: options.seed } : {}) });
   if (spec.startsWith('replay:')) return (await import('./replay.ts')).createReplaySource(spec.slice(7));
-  throw new Error(`Unknown source "${spec}": use auto, nvml, sim:<scenario> or replay:<file>.`);
+  if (spec.startsWith('prometheus:')) return openFleetSource(spec.slice(11), options.prometheus);
+  throw new Error(`Unknown source "${spec}": use auto, nvml, sim:<scenario>, replay:<file> or prometheus:<url>.`);
+}
+
+/** A fleet read from Prometheus, refreshing in the background (server/fleet/source.ts). */
+async function openFleetSource(url: string, p: ResolveOptions['prometheus']): Promise<MetricSource> {
+  const { openPrometheusSource } = await import('../fleet/source.ts');
+  let basicAuth: string | undefined;
+  if (p?.basicAuthFile) {
+    const { readFileSync } = await import('node:fs');
+    basicAuth = readFileSync(p.basicAuthFile, 'utf8').trim();
+  }
+  const source = await openPrometheusSource({
+    url,
+    tokenFile: p?.tokenFile ?? undefined,
+    basicAuth,
+    selector: p?.selector ?? undefined,
+  });
+  source.start();
+  return source;
 }

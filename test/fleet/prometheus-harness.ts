@@ -30,7 +30,12 @@ export interface RunningPrometheus {
 
 /** Backfills `openMetricsFile` (if given) and starts Prometheus with `config` (YAML, default: no scrapes). */
 export async function startPrometheus(
-  opts: { openMetricsFile?: string; config?: string } = {},
+  opts: {
+    openMetricsFile?: string;
+    config?: string;
+    /** Require basic auth (Prometheus's own `--web.config.file`): the user, the password and its bcrypt hash. */
+    basicAuth?: { user: string; password: string; bcrypt: string };
+  } = {},
 ): Promise<RunningPrometheus> {
   const dir = mkdtempSync(join(tmpdir(), 'saturate-prom-'));
   const data = join(dir, 'data');

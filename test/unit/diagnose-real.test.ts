@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { GPU_METRIC_FIELDS } from '../../src/protocol/metrics.ts';
 import { BOTTLENECK_KINDS, diagnose } from '../../src/lib/diagnose.ts';
-import { parseRecording } from '../../server/sources/replay.ts';
+import { parseRecordingLine } from '../../server/sources/replay.ts';
 import { toNdjson } from '../../src/lib/lab-run.ts';
 import { FLEET, caseMessages, fleetMessages, loadRealCases, type RealCase } from '../fixtures/real/convert.ts';
 import { confusion, outcome, perCause, tally, type Scored } from '../fixtures/score.ts';
@@ -66,6 +66,13 @@ describe('the real-telemetry benchmark (test/fixtures/real)', () => {
   });
 
   test('replays through the lab server’s replay parser with the new fields intact', () => {
+    const parseRecording = (ndjson: string) => ({
+      messages: ndjson
+        .split('\n')
+        .filter(Boolean)
+        .map(parseRecordingLine)
+        .flatMap((l) => ('message' in l ? [l.message] : [])),
+    });
     const c = cases.find((x) => x.id === 'openclip-681-data-wait') as RealCase;
     const { messages } = parseRecording(toNdjson(caseMessages(c)));
     expect(messages[0]?.throughput?.dataWaitFraction).toBe(0.963);
