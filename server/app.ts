@@ -108,12 +108,13 @@ export function createServer(options: ServerOptions): LabServer {
         const own = m.createPrometheus(() => sampler.latest()?.message ?? null, VERSION);
         const host = options.dcgmHostname;
         if (!dcgmNames || !energy || !host) return own;
-        // --dcgm-names: dcgm-exporter's series too, flagged simulated="true" for anything not a live GPU.
+        // --dcgm-names: dcgm-exporter's and node-exporter's series too, simulated="true" for anything not a live GPU.
         const dcgm = () => {
           const m2 = sampler.latest()?.message;
-          return m2
-            ? dcgmNames.dcgmExposition(m2.gpus, host, energy.mj, m2.simulated ? { simulated: 'true' } : {})
-            : '';
+          if (!m2) return '';
+          const extra: Record<string, string> = m2.simulated ? { simulated: 'true' } : {};
+          const gpus = dcgmNames.dcgmExposition(m2.gpus, host, energy.mj, extra);
+          return m2.host ? gpus + dcgmNames.nodeExposition(m2.host, host, energy.idleSeconds, extra) : gpus;
         };
         return { contentType: own.contentType, render: async () => (await own.render()) + dcgm() };
       },

@@ -50,7 +50,8 @@ export const USAGE = `Usage: npm start -- [flags]        (site and lab on one or
   --prometheus-selector SEL        with prometheus:, which GPUs, e.g. '{hostname=~"gpu-.*"}'
   --prometheus-token-file FILE     with prometheus:, a bearer token for it
   --prometheus-basic-auth-file FILE  with prometheus:, "user:password" for it
-  --interval MS       sampling interval in ms (default ${DEFAULTS.intervalMs}, minimum ${DEFAULTS.minIntervalMs})
+  --interval MS       sampling interval in ms (default ${DEFAULTS.intervalMs}, minimum ${DEFAULTS.minIntervalMs};
+                      with prometheus:, how often it is read, default ${DEFAULTS.fleetRefreshMs})
   --record FILE       also write every sample to FILE as NDJSON (replay it with --source replay:FILE)
   --record-max SIZE   past SIZE (e.g. 64M, 1G; 0 = no limit) FILE moves to FILE.1 and starts again
                       (default ${DEFAULTS.recordMaxBytes / 1024 / 1024}M)
@@ -61,8 +62,8 @@ export const USAGE = `Usage: npm start -- [flags]        (site and lab on one or
   --max-streams N     concurrent live streams (default ${DEFAULTS.maxStreams})
   --max-connections N open connections before new requests get 503 (default ${DEFAULTS.maxConnections})
   --static DIR        also serve this directory (the built site)
-  --dcgm-names        /metrics also exposes dcgm-exporter's series, so a Prometheus can scrape this server
-                      like a DCGM node (simulated readings carry simulated="true")
+  --dcgm-names        /metrics also exposes dcgm-exporter's and node-exporter's series, so a Prometheus can
+                      scrape this server like a GPU node (simulated readings carry simulated="true")
   --dcgm-hostname H   the hostname label of those series (default: this machine's name)
 Exit codes: ${EXIT.OK} stopped, ${EXIT.ERROR} unexpected error, ${EXIT.USAGE} bad flag or token, ${EXIT.PORT_IN_USE} port in use, ${EXIT.SOURCE} source cannot start,
             ${EXIT.RECORD} recording cannot start.`;
@@ -182,7 +183,11 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
         : intFlag(values.port, '--port', DEFAULTS.port, 0, 65535),
     host,
     source,
-    intervalMs: intFlag(values.interval, '--interval', DEFAULTS.intervalMs, DEFAULTS.minIntervalMs, 60_000),
+    // With a Prometheus source the interval is how often it is read (dcgm-exporter itself collects every 30 s).
+    intervalMs:
+      values.interval === undefined && source.startsWith('prometheus:')
+        ? DEFAULTS.fleetRefreshMs
+        : intFlag(values.interval, '--interval', DEFAULTS.intervalMs, DEFAULTS.minIntervalMs, 60_000),
     record: values.record ?? null,
     recordMaxBytes: sizeFlag(values['record-max'], '--record-max', DEFAULTS.recordMaxBytes),
     allowOrigins,

@@ -10,6 +10,8 @@ export const DEFAULTS = {
   host: '127.0.0.1',
   source: 'auto',
   intervalMs: 500,
+  /** With `--source prometheus:<url>`, how often the fleet is read (dcgm-exporter collects every 30 s). */
+  fleetRefreshMs: 15_000,
   /** The shortest sampling interval the CLI accepts, ms. */
   minIntervalMs: 100,
   maxStreams: 32,

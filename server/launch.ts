@@ -49,7 +49,11 @@ export async function launch(
   }
   let source;
   try {
-    source = await resolveSource(options.source, { log, prometheus: options.prometheus });
+    source = await resolveSource(options.source, {
+      log,
+      prometheus: options.prometheus,
+      intervalMs: options.intervalMs,
+    });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     // A driver or file problem is the machine's; anything else is a bad --source value.

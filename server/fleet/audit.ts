@@ -13,6 +13,7 @@ import { DCGM_SERIES } from '../../src/protocol/dcgm.ts';
 import { CLOCK_EVENT_REASONS } from '../../src/protocol/metrics.ts';
 import {
   collectFleet,
+  gpuKeyOf,
   hostSamplesOver,
   hostsFromSeries,
   REASON_PREFIX,
@@ -76,17 +77,30 @@ export interface AuditReport {
   };
 }
 
-/** The per-GPU verdicts of one host's messages: multi-GPU findings (hang, straggler) first, then each GPU alone. */
-export function verdictsOf(messages: readonly StreamMessage[], windowS: number): Diagnosis[] {
+/**
+ * The per-GPU verdicts of one host's messages. A finding across GPUs comes first: a hang or a straggler is one
+ * job's, so it goes to every GPU of that job (the GPUs sharing an owner, `owners[i]`, with one the engine named;
+ * the whole host when no owner labels tell jobs apart), the stalled rank included. Every other GPU is judged alone.
+ */
+export function verdictsOf(
+  messages: readonly StreamMessage[],
+  windowS: number,
+  owners?: readonly string[],
+): Diagnosis[] {
   const last = messages[messages.length - 1];
   if (!last) return [];
   const host = diagnose(messages, windowS);
+  const multi = host.kind === 'communication-hang' || host.kind === 'straggler';
+  const jobOwners = new Set(host.gpus.map((i) => owners?.[i] ?? ''));
   return last.gpus.map((_, i) => {
-    if ((host.kind === 'communication-hang' || host.kind === 'straggler') && host.gpus.includes(i)) return host;
+    if (multi && (host.gpus.includes(i) || jobOwners.has(owners?.[i] ?? ''))) return host;
     const alone = messages.map((m) => ({ ...m, gpus: m.gpus.filter((g) => g.index === last.gpus[i]!.index) }));
     return diagnose(alone, windowS);
   });
 }
+
+/** The job a GPU belongs to, for grouping a hang or a straggler: its pod or HPC job, or '' when unlabelled. */
+const ownerOf = (g: FleetGpu): string => g.owner.pod ?? g.owner.job ?? '';
 
 /** Runs the audit against Prometheus. */
 export async function audit(client: PrometheusClient, opts: AuditOptions): Promise<AuditReport> {
@@ -103,12 +117,10 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
       opts.endS,
     ),
   ]);
-  const energyOf = new Map(
-    energy.map((s) => [s.labels['UUID'] ?? s.labels['uuid'] ?? `${s.labels['instance']}|${s.labels['gpu']}`, s.value]),
-  );
+  const energyOf = new Map(energy.map((s) => [gpuKeyOf(s.labels), s.value]));
   const byKey = new Map<string, GpuAudit>();
   for (const h of live) {
-    const verdicts = verdictsOf(h.messages, liveS);
+    const verdicts = verdictsOf(h.messages, liveS, h.gpus.map(ownerOf));
     h.gpus.forEach((g, i) => {
       const v = verdicts[i];
       byKey.set(g.key, {
@@ -172,7 +184,7 @@ function noData(why: string): GpuAudit['verdict'] {
 function accumulate(h: FleetHost, segmentS: number, byKey: Map<string, GpuAudit>, energyOf: Map<string, number>): void {
   const hours = segmentS / 3600;
   h.messages.forEach((m, mi) => {
-    const verdicts = verdictsOf(steadyWindow(m, segmentS, h.reasonShares?.[mi]), segmentS);
+    const verdicts = verdictsOf(steadyWindow(m, segmentS, h.reasonShares?.[mi]), segmentS, h.gpus.map(ownerOf));
     m.gpus.forEach((s, i) => {
       if (s.error !== null) return;
       const g = h.gpus[s.index]!;

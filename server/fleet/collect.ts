@@ -14,7 +14,7 @@ import type { PrometheusClient, RangeSeries } from './prometheus-api.ts';
 
 /** Who a GPU belongs to and where it is. */
 export interface FleetGpu {
-  /** `instance|gpu` or the UUID: stable for the life of the GPU. */
+  /** `instance|gpu|uuid` (gpuKeyOf): stable for the life of the GPU. */
   key: string;
   instance: string;
   hostname: string;
@@ -130,12 +130,20 @@ function timeline(startS: number, endS: number, stepS: number): number[] {
 
 const pointMap = (s: RangeSeries) => new Map(s.points.map(([t, v]) => [Math.round(t * 1000) / 1000, v]));
 
+/**
+ * A GPU's identity across queries: its exporter (`instance`), index and UUID. The UUID alone is unique on real
+ * hardware, but simulated lab servers can share one, and a key with the instance costs nothing.
+ */
+export function gpuKeyOf(labels: Record<string, string>): string {
+  return `${labels['instance'] ?? ''}|${labels['gpu'] ?? '0'}|${labels['UUID'] ?? labels['uuid'] ?? ''}`;
+}
+
 function gpuOf(labels: Record<string, string>): FleetGpu {
   const instance = labels['instance'] ?? '';
   const gpu = Number(labels['gpu'] ?? 0);
   const uuid = labels['UUID'] ?? labels['uuid'] ?? null;
   return {
-    key: uuid ?? `${instance}|${gpu}`,
+    key: gpuKeyOf(labels),
     instance,
     hostname: labelOf(labels, OWNER_LABELS.hostname) ?? instance.replace(/:\d+$/, ''),
     gpu,

@@ -42,8 +42,9 @@ export interface PrometheusSource {
 export async function openPrometheusSource(opts: PrometheusSourceOptions): Promise<PrometheusSource> {
   const client: PrometheusClient = createPrometheusClient(opts);
   const now = opts.now ?? Date.now;
-  const refreshS = Math.max(5, opts.refreshS ?? 15);
-  const lookbackS = Math.max(60, refreshS * 4);
+  const refreshS = Math.max(0.1, opts.refreshS ?? 15);
+  // The live view reads the last ten refreshes (at least 20 s): recent enough to follow a change.
+  const lookbackS = Math.max(20, Math.round(refreshS * 10));
   const read = () =>
     collectFleet(client, {
       selector: opts.selector,
@@ -111,12 +112,14 @@ export async function openPrometheusSource(opts: PrometheusSourceOptions): Promi
     fleet(windowS, price) {
       const key = `${windowS}|${price}`;
       const hit = audits.get(key);
-      if (hit && now() - hit.atMs < refreshS * 1000) return hit.report;
+      if (hit && now() - hit.atMs < Math.max(5, refreshS) * 1000) return hit.report;
       const report = audit(client, {
         windowS,
         endS: Math.floor(now() / 1000),
         selector: opts.selector,
         pricePerGpuHour: price,
+        liveS: lookbackS,
+        liveStepS: Math.max(1, refreshS),
       });
       audits.set(key, { atMs: now(), report });
       report.catch(() => audits.delete(key));

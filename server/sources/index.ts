@@ -17,6 +17,8 @@ export interface ResolveOptions extends NvmlSourceOptions {
   seed?: string;
   /** For prometheus:<url>. */
   prometheus?: { tokenFile: string | null; basicAuthFile: string | null; selector: string | null };
+  /** The sampling interval, ms: a Prometheus source is read this often. */
+  intervalMs?: number;
 }
 
 /**
@@ -41,12 +43,16 @@ export async function resolveSource(spec: string, options: ResolveOptions = {}):
   if (spec.startsWith('sim:'))
     return createSimSource({ spec: spec.slice(4), ...(options.seed ? { seed: options.seed } : {}) });
   if (spec.startsWith('replay:')) return (await import('./replay.ts')).createReplaySource(spec.slice(7));
-  if (spec.startsWith('prometheus:')) return openFleetSource(spec.slice(11), options.prometheus);
+  if (spec.startsWith('prometheus:')) return openFleetSource(spec.slice(11), options.prometheus, options.intervalMs);
   throw new Error(`Unknown source "${spec}": use auto, nvml, sim:<scenario>, replay:<file> or prometheus:<url>.`);
 }
 
 /** A fleet read from Prometheus, refreshing in the background (server/fleet/source.ts). */
-async function openFleetSource(url: string, p: ResolveOptions['prometheus']): Promise<MetricSource> {
+async function openFleetSource(
+  url: string,
+  p: ResolveOptions['prometheus'],
+  intervalMs = 15_000,
+): Promise<MetricSource> {
   const { openPrometheusSource } = await import('../fleet/source.ts');
   let basicAuth: string | undefined;
   if (p?.basicAuthFile) {
@@ -58,6 +64,7 @@ async function openFleetSource(url: string, p: ResolveOptions['prometheus']): Pr
     tokenFile: p?.tokenFile ?? undefined,
     basicAuth,
     selector: p?.selector ?? undefined,
+    refreshS: intervalMs / 1000,
   });
   source.start();
   return source;

@@ -5,7 +5,7 @@
  * github.com/NVIDIA/dcgm-exporter): profiling (DCP) fields are ratios 0–1, utilization fields are %,
  * framebuffer is MiB, power W, energy a counter in mJ, clocks MHz, and DCP PCIe fields are gauges in bytes/s.
  */
-import { CLOCK_EVENT_REASONS, type GpuSample } from './metrics.ts';
+import { CLOCK_EVENT_REASONS, type GpuSample, type HostSample } from './metrics.ts';
 
 /** DCGM's clock event bits are NVML's (dcgm_fields.h DCGM_CLOCKS_EVENT_REASON_* = nvml.h nvmlClocksEventReason*). */
 export function clockEventMask(names: readonly string[]): number {
@@ -306,4 +306,44 @@ export function dcgmExposition(
     out.push(`# HELP ${s.name} ${s.help}`, `# TYPE ${s.name} ${s.type}`, ...lines);
   }
   return out.length ? `${out.join('\n')}\n` : '';
+}
+
+/**
+ * node-exporter's series for the host beside the GPUs (per-core idle CPU seconds as a counter, load, memory and
+ * `node_uname_info`), so that a fleet read through Prometheus has the host CPU that decides data starvation.
+ * `idleSeconds[c]` is core c's idle time since the server started.
+ */
+export function nodeExposition(
+  host: HostSample,
+  hostname: string,
+  idleSeconds: readonly number[],
+  extra: Record<string, string> = {},
+): string {
+  const more = Object.entries(extra)
+    .map(([k, v]) => `,${k}="${escapeLabel(v)}"`)
+    .join('');
+  const lines = [
+    '# HELP node_cpu_seconds_total Seconds the CPUs spent in each mode.',
+    '# TYPE node_cpu_seconds_total counter',
+    ...idleSeconds.map((s, c) => `node_cpu_seconds_total{cpu="${c}",mode="idle"${more}} ${Number(s.toFixed(3))}`),
+    '# HELP node_load1 1m load average.',
+    '# TYPE node_load1 gauge',
+    `node_load1{${more.slice(1)}} ${host.load.avg1}`,
+    '# HELP node_load5 5m load average.',
+    '# TYPE node_load5 gauge',
+    `node_load5{${more.slice(1)}} ${host.load.avg5}`,
+    '# HELP node_load15 15m load average.',
+    '# TYPE node_load15 gauge',
+    `node_load15{${more.slice(1)}} ${host.load.avg15}`,
+    '# HELP node_memory_MemTotal_bytes Memory information field MemTotal_bytes.',
+    '# TYPE node_memory_MemTotal_bytes gauge',
+    `node_memory_MemTotal_bytes{${more.slice(1)}} ${host.mem.totalBytes}`,
+    '# HELP node_memory_MemAvailable_bytes Memory information field MemAvailable_bytes.',
+    '# TYPE node_memory_MemAvailable_bytes gauge',
+    `node_memory_MemAvailable_bytes{${more.slice(1)}} ${host.mem.availableBytes}`,
+    '# HELP node_uname_info Labeled system information as provided by the uname system call.',
+    '# TYPE node_uname_info gauge',
+    `node_uname_info{nodename="${escapeLabel(hostname)}"${more}} 1`,
+  ];
+  return `${lines.join('\n')}\n`;
 }

@@ -1,0 +1,120 @@
+/**
+ * A live simulated cluster: one lab server per scenario (in this process), each exposing dcgm-exporter's and
+ * node-exporter's series with --dcgm-names, scraped every second by a real Prometheus. Then the fleet is read
+ * back through a lab server started with --source prometheus:<url>, over HTTP, as the fleet page reads it.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parseCli } from '../../server/cli.ts';
+import { launch, type Launched } from '../../server/launch.ts';
+import { CLUSTER_CAUSES } from './cluster.ts';
+import { startPrometheus, type RunningPrometheus } from './prometheus-harness.ts';
+
+const TOKEN = 'fleet-live-token-0123456789';
+const SCRAPE_S = 1;
+const RUN_S = 40;
+const servers: Launched[] = [];
+let prom: RunningPrometheus;
+let fleet: Launched;
+let dir: string;
+
+const quiet = { print: () => undefined, log: () => undefined, handleSignals: false } as const;
+
+beforeAll(
+  async () => {
+    dir = mkdtempSync(join(tmpdir(), 'saturate-live-'));
+    const env = { XDG_CONFIG_HOME: dir };
+    for (const scenario of Object.keys(CLUSTER_CAUSES)) {
+      const o = parseCli(
+        [
+          '--port',
+          '0',
+          '--source',
+          `sim:${scenario}`,
+          '--interval',
+          '250',
+          '--dcgm-names',
+          '--dcgm-hostname',
+          `sim-${scenario}`,
+        ],
+        { SATURATE_TOKEN: TOKEN },
+      );
+      servers.push(await launch(o, { ...quiet, env }));
+    }
+    const targets = servers.map((s) => `'127.0.0.1:${s.port}'`).join(', ');
+    prom = await startPrometheus({
+      config: `global:\n  scrape_interval: ${SCRAPE_S}s\nscrape_configs:\n  - job_name: lab\n    authorization:\n      credentials: ${TOKEN}\n    static_configs:\n      - targets: [${targets}]\n`,
+    });
+    await new Promise((r) => setTimeout(r, RUN_S * 1000));
+    const tokenFile = join(dir, 'fleet-token');
+    writeFileSync(tokenFile, TOKEN);
+    fleet = await launch(
+      parseCli(['--port', '0', '--source', `prometheus:${prom.url}`, '--interval', '1000', '--token-file', tokenFile]),
+      {
+        ...quiet,
+        env,
+      },
+    );
+  },
+  (RUN_S + 90) * 1000,
+);
+
+afterAll(async () => {
+  await fleet?.stop();
+  for (const s of servers) await s.stop();
+  await prom?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a live simulated cluster scraped by Prometheus', () => {
+  test('the fleet lab server lists every scraped GPU as a device, named with its host', async () => {
+    const res = await fetch(`http://127.0.0.1:${fleet.port}/api/devices?token=${TOKEN}`);
+    const body = (await res.json()) as { source: string; simulated: boolean; devices: { name: string }[] };
+    expect(body.source).toBe(`prometheus:${prom.url}`);
+    const hosts = new Set(body.devices.map((d) => /\((sim-[a-z-]+), GPU \d+\)$/.exec(d.name)?.[1]));
+    expect([...hosts].sort()).toEqual(
+      Object.keys(CLUSTER_CAUSES)
+        .map((s) => `sim-${s}`)
+        .sort(),
+    );
+  });
+
+  test('/api/fleet: every GPU judged, ≥ 95% right, none confidently wrong', async () => {
+    const res = await fetch(`http://127.0.0.1:${fleet.port}/api/fleet?window=1m&token=${TOKEN}`);
+    expect(res.status).toBe(200);
+    const report = (await res.json()) as {
+      gpus: { hostname: string; verdict: { kind: string; confidence: string } }[];
+    };
+    const cause = (h: string) => CLUSTER_CAUSES[h.replace(/^sim-/, '')];
+    const right = report.gpus.filter((g) => g.verdict.kind === cause(g.hostname));
+    const confidentlyWrong = report.gpus.filter(
+      (g) => g.verdict.kind !== cause(g.hostname) && g.verdict.kind !== 'cant-tell' && g.verdict.confidence === 'high',
+    );
+    expect(confidentlyWrong.map((g) => `${g.hostname}: ${g.verdict.kind}`)).toEqual([]);
+    const wrong = report.gpus.filter((g) => g.verdict.kind !== cause(g.hostname));
+    expect(
+      right.length / report.gpus.length,
+      wrong.map((g) => `${g.hostname}: ${g.verdict.kind}`).join('; '),
+    ).toBeGreaterThanOrEqual(0.95);
+  });
+
+  test('the browser cannot point the server at another Prometheus, and a bad window is refused', async () => {
+    const bad = await fetch(`http://127.0.0.1:${fleet.port}/api/fleet?window=9y&token=${TOKEN}`);
+    expect(bad.status).toBe(422);
+    const other = await fetch(
+      `http://127.0.0.1:${fleet.port}/api/fleet?window=1m&url=http://169.254.169.254/&token=${TOKEN}`,
+    );
+    const text = await other.text();
+    expect(text).toContain(prom.url.replace('http://', '')); // the report names the configured Prometheus only
+    expect(text).not.toContain('169.254');
+  });
+
+  test('simulated series say so on every line', async () => {
+    const res = await fetch(`http://127.0.0.1:${servers[0]!.port}/metrics?token=${TOKEN}`);
+    const lines = (await res.text()).split('\n').filter((l) => l.startsWith('DCGM_FI_') || l.startsWith('node_'));
+    expect(lines.length).toBeGreaterThan(10);
+    for (const l of lines) expect(l).toContain('simulated="true"');
+  });
+});
