@@ -4,7 +4,7 @@
  * SIMULATED and from which GPU.
  */
 import { useId, useState } from 'react';
-import type { SourceInfo } from './LabSource.ts';
+import type { SourceInfo } from '../lib/lab-session.ts';
 
 export interface LabConnectProps {
   source: SourceInfo | null;
