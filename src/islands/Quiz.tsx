@@ -88,11 +88,16 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
     }
   }, [quizId, attempt, index, answers, startedAt]);
 
-  // Focus: to the feedback after answering, to the next prompt after continuing.
+  // Focus: to the feedback after answering, to the next prompt after continuing. The feedback is
+  // scrolled into view whole, or from its heading when it is taller than the screen: focus alone
+  // scrolls only its heading into view, flush with the bottom edge, its first line still hidden.
   useEffect(() => {
     if (!moved.current) return;
-    if (answer) feedbackRef.current?.focus();
-    else promptRef.current?.focus();
+    const heading = feedbackRef.current;
+    if (answer && heading) {
+      heading.focus({ preventScroll: true });
+      heading.parentElement?.scrollIntoView({ block: 'nearest' });
+    } else if (!answer) promptRef.current?.focus();
   }, [answer, index]);
 
   const submit = useCallback(
