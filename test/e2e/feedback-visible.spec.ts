@@ -55,26 +55,24 @@ async function answerAndSee(page: Page, quiz: Locator, bank: BankQuestion[]): Pr
   }
 }
 
+/** The three places the quiz runs, each opened at its first question. */
+const PLACES: { name: string; open: (page: Page) => Promise<Locator> }[] = [
+  { name: 'card quiz', open: (page) => openCardQuiz(page, 'gpu-util') },
+  { name: 'practice quiz', open: (page) => firstQuestion(page, '/practice/random/?seed=phone-feedback') },
+  { name: 'review', open: (page) => firstQuestion(page, '/review/') },
+];
+
+async function firstQuestion(page: Page, path: string): Promise<Locator> {
+  await page.goto(path);
+  const quiz = page.locator('section.quiz');
+  await expect(quiz.locator('.prompt').first()).toBeVisible();
+  return quiz;
+}
+
 test.describe('after answering on a phone, the feedback is above the tab bar', () => {
-  test('card quiz', async ({ page }) => {
-    const bank = await getBank(page);
-    const quiz = await openCardQuiz(page, 'gpu-util');
-    await answerAndSee(page, quiz, bank);
-  });
-
-  test('practice quiz', async ({ page }) => {
-    const bank = await getBank(page);
-    await page.goto('/practice/random/?seed=phone-feedback');
-    const quiz = page.locator('section.quiz');
-    await expect(quiz.locator('.prompt').first()).toBeVisible();
-    await answerAndSee(page, quiz, bank);
-  });
-
-  test('review', async ({ page }) => {
-    const bank = await getBank(page);
-    await page.goto('/review/');
-    const quiz = page.locator('section.quiz');
-    await expect(quiz.locator('.prompt').first()).toBeVisible();
-    await answerAndSee(page, quiz, bank);
-  });
+  for (const { name, open } of PLACES)
+    test(name, async ({ page }) => {
+      const bank = await getBank(page);
+      await answerAndSee(page, await open(page), bank);
+    });
 });

@@ -10,40 +10,9 @@ import {
   type QuizState,
   type SavedQuiz,
 } from '../../src/lib/quiz-session.ts';
-import type { ChoiceQuizQuestion, NumericQuizQuestion, QuizQuestion } from '../../src/lib/quiz.ts';
+import type { QuizQuestion } from '../../src/lib/quiz.ts';
+import { multi, numeric, single } from './quiz-fixtures.ts';
 
-const base = {
-  cardId: 'c',
-  cardTitle: 'C',
-  topic: 'meters',
-  level: 'core' as const,
-  scenario: false,
-  promptHtml: '<p>?</p>',
-  source: { title: 's', url: 'https://x.org' },
-};
-const opt = (key: string, correct: boolean) => ({ key, html: key, whyHtml: key, correct });
-const single: ChoiceQuizQuestion = {
-  ...base,
-  id: 's',
-  kind: 'single',
-  options: [opt('a', false), opt('b', true)],
-};
-const multi: ChoiceQuizQuestion = {
-  ...base,
-  id: 'm',
-  kind: 'multiple',
-  options: [opt('a', true), opt('b', true), opt('c', false)],
-};
-const numeric: NumericQuizQuestion = {
-  ...base,
-  id: 'n',
-  kind: 'numeric',
-  answer: 12,
-  tolerance: 0.5,
-  unit: '%',
-  explanationHtml: '',
-  mistakes: [],
-};
 const questions: QuizQuestion[] = [single, multi, numeric];
 const ids = questions.map((q) => q.id);
 const T0 = Date.parse('2026-03-29T10:00:00Z');
