@@ -19,6 +19,7 @@ import {
   quizReducer,
   quizScore,
   startQuiz,
+  type QuizAction,
   type SavedQuiz,
 } from '../lib/quiz-session.ts';
 import { emit, type AnswerDetail } from '../lib/events.ts';
@@ -44,17 +45,43 @@ export interface QuizProps {
 
 const storageKey = (quizId: string) => `saturate:quiz:${quizId}`;
 
-function loadSaved(quizId: string, valid: Set<string>): SavedQuiz | null {
-  try {
-    return parseSavedQuiz(sessionStorage.getItem(storageKey(quizId)), valid);
-  } catch {
-    return null; // storage blocked: start fresh
-  }
+/**
+ * Keeps the quiz in progress in sessionStorage (removed while nothing is answered) and restores
+ * it after a reload, so a reload loses nothing.
+ */
+function useSavedQuiz(
+  quizId: string,
+  questions: readonly QuizQuestion[],
+  { attempt, index, answers, startedAt }: SavedQuiz,
+  dispatch: (action: QuizAction) => void,
+): void {
+  useEffect(() => {
+    let saved: SavedQuiz | null = null;
+    try {
+      saved = parseSavedQuiz(sessionStorage.getItem(storageKey(quizId)), new Set(questions.map((q) => q.id)));
+    } catch {
+      /* storage blocked: start fresh */
+    }
+    if (saved) dispatch({ type: 'restore', saved });
+  }, [quizId, questions, dispatch]);
+
+  useEffect(() => {
+    try {
+      if (answers.length === 0 && index === 0) sessionStorage.removeItem(storageKey(quizId));
+      else
+        sessionStorage.setItem(
+          storageKey(quizId),
+          JSON.stringify({ attempt, index, answers, startedAt } satisfies SavedQuiz),
+        );
+    } catch {
+      /* storage blocked (private mode): the quiz still works, it just won't survive a reload */
+    }
+  }, [quizId, attempt, index, answers, startedAt]);
 }
 
 export default function Quiz({ title, quizId, context, questions, seed, links = [], allowUndo = false }: QuizProps) {
   const [state, dispatch] = useReducer(quizReducer, undefined, () => startQuiz(Date.now()));
-  const { attempt, index, answers, startedAt, draft, numberText, inputError, announce } = state;
+  const { attempt, index, answers, draft, numberText, inputError, announce } = state;
   const feedbackRef = useRef<HTMLHeadingElement>(null);
   const promptRef = useRef<HTMLDivElement>(null);
   const moved = useRef(false);
@@ -69,24 +96,7 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
     [question, attemptSeed],
   );
 
-  // Restore a quiz in progress after a reload.
-  useEffect(() => {
-    const saved = loadSaved(quizId, new Set(questions.map((q) => q.id)));
-    if (saved) dispatch({ type: 'restore', saved });
-  }, [quizId, questions]);
-
-  useEffect(() => {
-    try {
-      if (answers.length === 0 && index === 0) sessionStorage.removeItem(storageKey(quizId));
-      else
-        sessionStorage.setItem(
-          storageKey(quizId),
-          JSON.stringify({ attempt, index, answers, startedAt } satisfies SavedQuiz),
-        );
-    } catch {
-      /* storage blocked (private mode): the quiz still works, it just won't survive a reload */
-    }
-  }, [quizId, attempt, index, answers, startedAt]);
+  useSavedQuiz(quizId, questions, state, dispatch);
 
   // Focus: to the feedback after answering, to the next prompt after continuing. The feedback is
   // scrolled into view whole, or from its heading when it is taller than the screen: focus alone
