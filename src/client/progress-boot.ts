@@ -112,14 +112,22 @@ export type BadgeStreak = Pick<StreakSummary, 'current' | 'todayDone' | 'freezes
 
 /**
  * The current streak for the header badge, now and after each change. Where the page has the
- * full store, from it; elsewhere from the summary it cached (src/store/record.ts), kept up to date
- * by the write path and other tabs. With no summary for today: 0 on an empty database (a first
- * visit), otherwise the full store is loaded once (it writes the summary). `label`: the
- * badge's accessible name (streakLabel).
+ * full store, from it (and then it caches the summary, src/store/record.ts); elsewhere from that
+ * summary, kept up to date by the write path and other tabs. With no summary for today: 0 on an
+ * empty database (a first visit), otherwise the full store is loaded once (this writes the
+ * summary). `label`: the badge's accessible name (streakLabel).
  */
 export function watchStreak(onChange: (s: BadgeStreak, label: string) => void): void {
   const fn = (s: BadgeStreak) => onChange(s, streakLabel(s));
-  const viaStore = withStore((p) => p.watchProgress((s) => fn(p.streakOf(s, Date.now()))));
+  const viaStore = withStore((p) =>
+    p.watchProgress((s) => {
+      const now = Date.now();
+      const streak = p.streakOf(s, now);
+      // Keep the cached summary true for pages that show the badge without the store (a saved log only).
+      if (s.persistent) p.writeStreakCache(p.streakCacheOf(s, streak, now));
+      fn(streak);
+    }),
+  );
   if (!viaStore) return;
   const show = () => {
     const c = readStreakCache();

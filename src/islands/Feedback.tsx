@@ -1,7 +1,7 @@
 /** After an answer: right or not, and why — for the picked and the correct options first. */
 import type { RefObject } from 'react';
 import { formatNumber, matchMistake, type QuizQuestion } from '../lib/quiz.ts';
-import type { Answer } from './Quiz.tsx';
+import type { Answer } from '../lib/quiz-session.ts';
 
 interface Props {
   question: QuizQuestion;

@@ -4,18 +4,14 @@
  * SIMULATED and from which GPU.
  */
 import { useId, useState } from 'react';
-import type { SourceInfo } from './LabSource.ts';
+import type { LabSession, SourceInfo } from '../lib/lab-session.ts';
 import LabCommand from './LabCommand.tsx';
 
-export interface LabConnectProps {
-  source: SourceInfo | null;
-  status: string;
-  error: string;
-  serverUrl: string;
-  /** Show the server form at once (the page was opened with ?server= or ?token=). */
-  serverFirst: boolean;
-  speed: number;
-  gpuIndex: number;
+/** What the panel shows, from the lab session (src/lib/lab-session.ts), and what it can do. */
+export interface LabConnectProps extends Pick<
+  LabSession,
+  'source' | 'status' | 'error' | 'serverUrl' | 'serverFirst' | 'speed' | 'gpuIndex'
+> {
   onServerUrl: (url: string) => void;
   onStartSim: () => void;
   onConnect: () => void;

@@ -6,7 +6,7 @@
  */
 import type { CheckResult, CheckState } from '../lib/checks.ts';
 import type { LabView } from '../lib/lab-run.ts';
-import type { SourceInfo } from './LabSource.ts';
+import type { SourceInfo } from '../lib/lab-session.ts';
 
 export interface LabStepsProps {
   steps: LabView['steps'];

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { progressStore } from '../client/progress-boot.ts';
 import type { ProgressSnapshot } from '../store/progress.ts';
 import { longDay, plural, percent } from '../lib/progress-text.ts';
+import { ANSWERS_PER_DAY, MAX_FREEZES } from '../lib/streak-rules.ts';
 import { Heatmap } from './progress/Heatmap.tsx';
 import { TopicTable, type TopicInfo } from './progress/TopicTable.tsx';
 import { StoragePanel } from './progress/StoragePanel.tsx';
@@ -93,11 +94,15 @@ export default function ProgressDashboard({ cards, topics }: Props) {
           </div>
           <div>
             <dt>Freezes held</dt>
-            <dd data-testid="streak-freezes">{streak.freezesHeld} of 2</dd>
+            <dd data-testid="streak-freezes">
+              {streak.freezesHeld} of {MAX_FREEZES}
+            </dd>
           </div>
         </dl>
         <p className="muted">
-          {streak.todayDone ? 'Today counts.' : 'Today counts once you read a card to the end or answer 5 questions.'}{' '}
+          {streak.todayDone
+            ? 'Today counts.'
+            : `Today counts once you read a card to the end or answer ${ANSWERS_PER_DAY} questions.`}{' '}
           One freeze is earned per 7 days in a row (2 at most) and covers a missed day on its own.
           {streak.frozenDays.length > 0 && ` Freezes used: ${streak.frozenDays.map(longDay).join(', ')}.`}
         </p>

@@ -1,7 +1,7 @@
 /** One question: prompt and options (radiogroup or checkbox group) or a number input. */
 import type { RefObject } from 'react';
 import type { QuizOption, QuizQuestion } from '../lib/quiz.ts';
-import type { Answer } from './Quiz.tsx';
+import type { Answer } from '../lib/quiz-session.ts';
 
 interface Props {
   question: QuizQuestion;

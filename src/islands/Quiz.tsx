@@ -10,8 +10,18 @@
  * answer, focus moves to the feedback heading and a polite live region announces the result.
  * A quiz in progress is kept in sessionStorage, so a reload loses nothing.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { isCorrect, parseNumber, shuffledOptions, type QuizQuestion, type QuizResponse } from '../lib/quiz.ts';
+import { useCallback, useEffect, useMemo, useReducer, useRef, type KeyboardEvent } from 'react';
+import { shuffledOptions, type QuizQuestion, type QuizResponse } from '../lib/quiz.ts';
+import {
+  answerOf,
+  checkInput,
+  parseSavedQuiz,
+  quizReducer,
+  quizScore,
+  startQuiz,
+  type QuizAction,
+  type SavedQuiz,
+} from '../lib/quiz-session.ts';
 import { emit, type AnswerDetail } from '../lib/events.ts';
 import { QuestionView } from './QuestionView.tsx';
 import { Feedback } from './Feedback.tsx';
@@ -33,47 +43,45 @@ export interface QuizProps {
   allowUndo?: boolean;
 }
 
-export interface Answer {
-  questionId: string;
-  response: QuizResponse;
-  correct: boolean;
-  timeMs: number;
-  /** When it was answered (epoch ms), as the 'saturate:answer' event said; absent in state saved by older versions. */
-  at?: number;
-}
-
-interface Saved {
-  attempt: number;
-  index: number;
-  answers: Answer[];
-  startedAt: number;
-}
-
 const storageKey = (quizId: string) => `saturate:quiz:${quizId}`;
 
-function loadSaved(quizId: string, valid: Set<string>): Saved | null {
-  try {
-    const raw = sessionStorage.getItem(storageKey(quizId));
-    if (!raw) return null;
-    const s = JSON.parse(raw) as Saved;
-    if (!Array.isArray(s.answers) || typeof s.index !== 'number' || !s.answers.every((a) => valid.has(a.questionId)))
-      return null;
-    return s;
-  } catch {
-    return null; // storage blocked or corrupt: start fresh
-  }
+/**
+ * Keeps the quiz in progress in sessionStorage (removed while nothing is answered) and restores
+ * it after a reload, so a reload loses nothing.
+ */
+function useSavedQuiz(
+  quizId: string,
+  questions: readonly QuizQuestion[],
+  { attempt, index, answers, startedAt }: SavedQuiz,
+  dispatch: (action: QuizAction) => void,
+): void {
+  useEffect(() => {
+    let saved: SavedQuiz | null = null;
+    try {
+      saved = parseSavedQuiz(sessionStorage.getItem(storageKey(quizId)), new Set(questions.map((q) => q.id)));
+    } catch {
+      /* storage blocked: start fresh */
+    }
+    if (saved) dispatch({ type: 'restore', saved });
+  }, [quizId, questions, dispatch]);
+
+  useEffect(() => {
+    try {
+      if (answers.length === 0 && index === 0) sessionStorage.removeItem(storageKey(quizId));
+      else
+        sessionStorage.setItem(
+          storageKey(quizId),
+          JSON.stringify({ attempt, index, answers, startedAt } satisfies SavedQuiz),
+        );
+    } catch {
+      /* storage blocked (private mode): the quiz still works, it just won't survive a reload */
+    }
+  }, [quizId, attempt, index, answers, startedAt]);
 }
 
 export default function Quiz({ title, quizId, context, questions, seed, links = [], allowUndo = false }: QuizProps) {
-  const [attempt, setAttempt] = useState(0);
-  const [index, setIndex] = useState(0);
-  const [answers, setAnswers] = useState<Answer[]>([]);
-  const [startedAt, setStartedAt] = useState(() => Date.now());
-  const [draft, setDraft] = useState<string[]>([]);
-  const [numberText, setNumberText] = useState('');
-  const [inputError, setInputError] = useState('');
-  const [announce, setAnnounce] = useState('');
-  const shownAt = useRef(Date.now());
+  const [state, dispatch] = useReducer(quizReducer, undefined, () => startQuiz(Date.now()));
+  const { attempt, index, answers, draft, numberText, inputError, announce } = state;
   const feedbackRef = useRef<HTMLHeadingElement>(null);
   const promptRef = useRef<HTMLDivElement>(null);
   const moved = useRef(false);
@@ -88,46 +96,27 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
     [question, attemptSeed],
   );
 
-  // Restore a quiz in progress after a reload.
-  useEffect(() => {
-    const s = loadSaved(quizId, new Set(questions.map((q) => q.id)));
-    if (s) {
-      setAttempt(s.attempt);
-      setIndex(s.index);
-      setAnswers(s.answers);
-      setStartedAt(s.startedAt);
-    }
-  }, [quizId, questions]);
+  useSavedQuiz(quizId, questions, state, dispatch);
 
-  useEffect(() => {
-    try {
-      if (answers.length === 0 && index === 0) sessionStorage.removeItem(storageKey(quizId));
-      else
-        sessionStorage.setItem(
-          storageKey(quizId),
-          JSON.stringify({ attempt, index, answers, startedAt } satisfies Saved),
-        );
-    } catch {
-      /* storage blocked (private mode): the quiz still works, it just won't survive a reload */
-    }
-  }, [quizId, attempt, index, answers, startedAt]);
-
-  // Focus: to the feedback after answering, to the next prompt after continuing.
+  // Focus: to the feedback after answering, to the next prompt after continuing. The feedback is
+  // scrolled into view whole, or from its heading when it is taller than the screen: focus alone
+  // scrolls only its heading into view, flush with the bottom edge, its first line still hidden.
   useEffect(() => {
     if (!moved.current) return;
-    if (answer) feedbackRef.current?.focus();
-    else promptRef.current?.focus();
+    const heading = feedbackRef.current;
+    if (answer && heading) {
+      heading.focus({ preventScroll: true });
+      heading.parentElement?.scrollIntoView({ block: 'nearest' });
+    } else if (!answer) promptRef.current?.focus();
   }, [answer, index]);
 
   const submit = useCallback(
     (response: QuizResponse) => {
       if (!question || answer) return;
-      const correct = isCorrect(question, response);
       const at = Date.now();
-      const timeMs = at - shownAt.current;
+      const { correct, timeMs } = answerOf(question, response, state.shownAt, at);
       moved.current = true;
-      setAnswers((prev) => [...prev, { questionId: question.id, response, correct, timeMs, at }]);
-      setAnnounce(correct ? 'Correct.' : 'Not quite.');
+      dispatch({ type: 'answer', question, response, at });
       emit('saturate:answer', {
         questionId: question.id,
         cardId: question.cardId,
@@ -139,88 +128,43 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
         at,
       });
     },
-    [question, answer, context],
+    [question, answer, context, state.shownAt],
   );
 
   const next = useCallback(() => {
     moved.current = true;
-    shownAt.current = Date.now();
-    setDraft([]);
-    setNumberText('');
-    setInputError('');
-    setAnnounce('');
-    const nextIndex = index + 1;
-    setIndex(nextIndex);
-    if (nextIndex >= total) {
-      const correct = answers.filter((a) => a.correct).length;
-      emit('saturate:quiz-done', {
-        context,
-        quizId,
-        total,
-        correct,
-        durationMs: answers.reduce((t, a) => t + a.timeMs, 0),
-        at: Date.now(),
-      });
-    }
+    dispatch({ type: 'next', at: Date.now() });
+    if (index + 1 >= total)
+      emit('saturate:quiz-done', { context, quizId, total, ...quizScore(answers), at: Date.now() });
   }, [index, total, answers, context, quizId]);
 
   const undo = useCallback(() => {
     const last = answers.at(-1);
     if (!last) return;
     moved.current = true;
-    shownAt.current = Date.now();
-    setAnswers(answers.slice(0, -1));
-    setIndex(
-      Math.max(
-        0,
-        questions.findIndex((q) => q.id === last.questionId),
-      ),
-    );
-    setDraft([]);
-    setNumberText('');
-    setInputError('');
-    setAnnounce('Answer undone. It no longer counts; answer the question again.');
+    dispatch({ type: 'undo', questionIds: questions.map((q) => q.id), at: Date.now() });
     emit('saturate:answer-undone', { questionId: last.questionId, answeredAt: last.at ?? 0, at: Date.now() });
   }, [answers, questions]);
 
   const checkDraft = useCallback(() => {
     if (!question) return;
-    if (question.kind === 'numeric') {
-      const value = parseNumber(numberText);
-      if (value === null) {
-        setInputError('Type a number, e.g. 42 or 0.35.');
-        return;
-      }
-      setInputError('');
-      submit({ kind: 'numeric', value });
-    } else if (question.kind === 'multiple') {
-      if (draft.length === 0) {
-        setInputError('Select at least one option.');
-        return;
-      }
-      setInputError('');
-      submit({ kind: 'multiple', choices: draft });
-    }
+    const checked = checkInput(question, { draft, numberText });
+    if (checked && 'error' in checked) dispatch({ type: 'refuse', error: checked.error });
+    else if (checked) submit(checked.response);
   }, [question, numberText, draft, submit]);
 
   const pick = useCallback(
     (key: string) => {
       if (!question || answer) return;
       if (question.kind === 'single') submit({ kind: 'single', choices: [key] });
-      else setDraft((d) => (d.includes(key) ? d.filter((k) => k !== key) : [...d, key]));
+      else dispatch({ type: 'toggle', key });
     },
     [question, answer, submit],
   );
 
   const restart = useCallback(() => {
     moved.current = true;
-    shownAt.current = Date.now();
-    setAttempt((a) => a + 1);
-    setIndex(0);
-    setAnswers([]);
-    setDraft([]);
-    setNumberText('');
-    setStartedAt(Date.now());
+    dispatch({ type: 'restart', at: Date.now() });
   }, []);
 
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
@@ -270,7 +214,7 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
         <Summary
           questions={questions}
           answers={answers}
-          durationMs={answers.reduce((t, a) => t + a.timeMs, 0)}
+          durationMs={quizScore(answers).durationMs}
           onRetake={restart}
           links={links}
         />
@@ -286,7 +230,7 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
             inputError={inputError}
             promptRef={promptRef}
             onPick={pick}
-            onNumberText={setNumberText}
+            onNumberText={(text) => dispatch({ type: 'type', text })}
             onCheck={checkDraft}
           />
           {answer && <Feedback question={question} answer={answer} headingRef={feedbackRef} />}

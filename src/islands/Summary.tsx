@@ -1,7 +1,7 @@
 /** End of a quiz: score, time, and a review of every mistake with its explanation. */
 import { useEffect, useRef } from 'react';
 import type { QuizQuestion } from '../lib/quiz.ts';
-import type { Answer } from './Quiz.tsx';
+import type { Answer } from '../lib/quiz-session.ts';
 import { Feedback } from './Feedback.tsx';
 import { withBase } from '../lib/base-path.ts';
 

@@ -1,24 +1,39 @@
 /**
  * Streaks, computed from the event log. Pure: `now` and the current zone are always passed in.
+ * The rules in words are below; each is written once, here or, for those the light write path
+ * needs too, in streak-rules.ts (no Intl; re-exported here, so callers import from this file).
  *
  * Rules
- * - A local day counts when the learner reads a card to the end, or answers at least 5 questions
- *   (undone answers excluded by the caller), in that day.
+ * - A local day counts when the learner reads a card to the end or passes a lab (every check
+ *   passed), or answers at least 5 questions (undone answers excluded by the caller), in that day
+ *   (`countsDayAlone`, `dayCounts`).
  * - "Local day" is the calendar date in the zone where each event happened: every event carries
  *   its zone and UTC offset at that moment, so a DST change or a flight never moves an event to
  *   another date. Dates are numbered (days since 1970-01-01), so consecutive dates are consecutive
  *   integers whatever the clock did (a 23- or 25-hour day is still one day). Flying west over the
  *   date line (Tokyo → Los Angeles) lives the same date twice: it counts once.
  * - Freezes: one earned each time the current run reaches 7, 14, 21... active days; at most 2
- *   held. Missed days between two active days (or before today) are covered by freezes when
- *   there are enough for the whole gap; a frozen day keeps the streak but does not add to it.
- *   When the gap is longer than the freezes held, the streak ends and the freezes are kept.
+ *   held (`freezesAfter`). Missed days between two active days (or before today) are covered by
+ *   freezes when there are enough for the whole gap; a frozen day keeps the streak but does not
+ *   add to it. When the gap is longer than the freezes held, the streak ends and the freezes are kept.
  * - Today not done yet is "pending": it never breaks the streak.
+ *
+ * The header badge follows today without the log (src/store/append.ts on pages that only write
+ * progress) from a `StreakToday` summary: `streakToday` builds it, `afterTodayEvent` updates it.
  */
 import type { Zone } from '../store/schema.ts';
-import { ANSWERS_PER_DAY, dayNumber, FREEZE_EVERY_DAYS, MAX_FREEZES, MS_PER_DAY } from './days.ts';
+import {
+  dayNumber,
+  EMPTY_DAY,
+  freezesAfter,
+  dayCounts,
+  isStreakEvent,
+  MS_PER_DAY,
+  tallied,
+  type DayTally,
+} from './streak-rules.ts';
 
-export { ANSWERS_PER_DAY, dayNumber, FREEZE_EVERY_DAYS, MAX_FREEZES, MS_PER_DAY } from './days.ts';
+export * from './streak-rules.ts';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const offsetCache = new Map<string, number>();
@@ -67,16 +82,6 @@ export function localDay(at: number, tz: string, offsetMin?: number): number {
   return dayNumber(at, offsetMin ?? offsetMinutesIn(tz, at));
 }
 
-/** The events streaks look at (others are ignored). */
-export interface DayEvent {
-  type: string;
-  at: number;
-  tz: string;
-  offsetMin?: number;
-  /** On lab completions: whether every check passed (only a passed lab counts the day). */
-  passed?: boolean;
-}
-
 /** The zone at `at` as an event records it, for a zone name. */
 export function zoneAt(tz: string, at: number): Zone {
   return { tz, offsetMin: offsetMinutesIn(tz, at) };
@@ -92,20 +97,26 @@ export function weekdayOf(day: number): number {
   return (((day + 3) % 7) + 7) % 7; // 1970-01-01 was a Thursday
 }
 
+/** The events streaks look at (others are ignored). */
+export interface DayEvent {
+  type: string;
+  at: number;
+  tz: string;
+  offsetMin?: number;
+  /** On lab completions: whether every check passed (only a passed lab counts the day). */
+  passed?: boolean;
+}
+
 /** The local days that count, ascending (day numbers). */
 export function activeDays(events: readonly DayEvent[]): number[] {
-  const answers = new Map<number, number>();
+  const tallies = new Map<number, DayTally>();
   const days = new Set<number>();
   for (const e of events) {
-    // A card read to its end, or a lab completed, counts the day on its own.
-    if (e.type === 'card-read' || (e.type === 'lab-done' && e.passed !== false))
-      days.add(localDay(e.at, e.tz, e.offsetMin));
-    else if (e.type === 'answer') {
-      const d = localDay(e.at, e.tz, e.offsetMin);
-      const n = (answers.get(d) ?? 0) + 1;
-      answers.set(d, n);
-      if (n >= ANSWERS_PER_DAY) days.add(d);
-    }
+    if (!isStreakEvent(e)) continue;
+    const d = localDay(e.at, e.tz, e.offsetMin);
+    const t = tallied(tallies.get(d) ?? EMPTY_DAY, e);
+    tallies.set(d, t);
+    if (dayCounts(t)) days.add(d);
   }
   return [...days].sort((a, b) => a - b);
 }
@@ -129,8 +140,11 @@ export interface StreakSummary {
 
 /**
  * Current and longest streak, freezes and the week strip, as of `now` in zone `tz` (the zone the
- * learner is in now, an IANA name).
- * @example computeStreak(snapshot.answersAndReads, Date.now(), 'Europe/Berlin').current
+ * learner is in now, an IANA name). `events`: active answers, card reads and lab completions.
+ * @example
+ * const read = (iso: string): DayEvent => ({ type: 'card-read', at: Date.parse(iso), tz: 'Europe/Berlin' });
+ * const events = [read('2026-03-28T23:30:00+01:00'), read('2026-03-29T12:00:00+02:00'), read('2026-03-30T00:30:00+02:00')];
+ * computeStreak(events, Date.parse('2026-03-30T10:00:00+02:00'), 'Europe/Berlin').current // 3, across the 23-hour day
  */
 export function computeStreak(events: readonly DayEvent[], now: number, tz: string): StreakSummary {
   const days = activeDays(events);
@@ -163,7 +177,7 @@ export function computeStreak(events: readonly DayEvent[], now: number, tz: stri
     if (d > today) break; // a clock set back later: ignore days beyond today
     bridge(d);
     run += 1;
-    if (run % FREEZE_EVERY_DAYS === 0) freezes = Math.min(MAX_FREEZES, freezes + 1);
+    freezes = freezesAfter(run, freezes);
     longest = Math.max(longest, run);
     status.set(d, 'active');
     prev = d;
@@ -184,4 +198,12 @@ export function computeStreak(events: readonly DayEvent[], now: number, tz: stri
     frozenDays: frozen.map(dayToIso),
     week,
   };
+}
+
+/** The tally of local day `day` in `events` (those of the last two days are looked at). */
+export function tallyOf(events: readonly DayEvent[], day: number, now: number): DayTally {
+  let tally: DayTally = EMPTY_DAY;
+  for (const e of events)
+    if (e.at > now - 2 * MS_PER_DAY && localDay(e.at, e.tz, e.offsetMin) === day) tally = tallied(tally, e);
+  return tally;
 }

@@ -18,7 +18,7 @@
  */
 import { promisifyRequest, type UseStore } from 'idb-keyval';
 import type { AppEvent } from '../lib/events.ts';
-import { ANSWERS_PER_DAY, dayNumber } from '../lib/days.ts';
+import { afterTodayEvent, dayNumber, EMPTY_DAY, NO_STREAK, streakToday } from '../lib/streak-rules.ts';
 import { withTimeout as withTimeoutMs } from '../lib/timeout.ts';
 import { defaultStore, idbBackend } from './kv.ts';
 import {
@@ -97,21 +97,14 @@ function tellTabs(events: readonly StoredRecord[]): void {
 
 /**
  * Keeps the header badge's cached streak right after this record: a card read, a passed lab or the
- * 5th answer of the day makes today count (current → currentIfTodayDone). No streak logic beyond that: the
- * full store rewrites the cache whenever it computes the streak.
+ * 5th answer of the day makes today count (src/lib/streak.ts `afterTodayEvent`). The full store
+ * rewrites the cache whenever the badge computes the streak from it.
  */
 function updateStreakCache(record: StoredRecord): void {
   const c = readStreakCache();
   if (!c || dayNumber(record.at, record['offsetMin'] as number) !== c.day) return;
-  if (record.type === 'card-read' || (record.type === 'lab-done' && record['passed'] === true)) c.readToday = true;
-  else if (record.type === 'answer') c.answersToday += 1;
-  else return;
-  if (!c.todayDone && (c.readToday || c.answersToday >= ANSWERS_PER_DAY)) {
-    c.todayDone = true;
-    c.current = c.currentIfTodayDone;
-    c.freezesHeld = c.freezesIfTodayDone;
-  }
-  writeStreakCache(c);
+  const next = afterTodayEvent(c, { type: record.type, passed: record['passed'] as boolean | undefined });
+  if (next !== c) writeStreakCache(next);
 }
 
 /** True when the database holds no record at all (a first visit): the streak is then plainly 0. */
@@ -143,15 +136,5 @@ export async function savedStateOf(cardId: string, store: UseStore = defaultStor
 
 /** The zero streak for an empty log, cached for today (the header badge). */
 export function cacheEmptyStreak(now = Date.now()): void {
-  writeStreakCache({
-    day: deviceDay(now),
-    tz: deviceZoneName(now),
-    current: 0,
-    todayDone: false,
-    freezesHeld: 0,
-    currentIfTodayDone: 1,
-    freezesIfTodayDone: 0,
-    answersToday: 0,
-    readToday: false,
-  });
+  writeStreakCache(streakToday(NO_STREAK, EMPTY_DAY, deviceDay(now), deviceZoneName(now)));
 }

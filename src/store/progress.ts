@@ -31,11 +31,11 @@
 import { computeStats as computeStatsFrom, type Stats, type StatsOptions } from '../lib/stats.ts';
 import {
   computeStreak,
-  FREEZE_EVERY_DAYS,
+  countsDayAlone,
   localDay,
-  MAX_FREEZES,
-  MS_PER_DAY,
   offsetMinutesIn,
+  streakToday,
+  tallyOf,
   type StreakSummary,
 } from '../lib/streak.ts';
 import {
@@ -253,35 +253,32 @@ export async function getStreak(
   return computeStreak(streakEvents(await loadProgress(store)), now, tz);
 }
 
-/**
- * The streak in a snapshot as of `now`, in the device's zone then (or `tz`). Sync. In a browser,
- * for a saved (persistent) log in the device's zone, it also refreshes the header badge's cached
- * summary (record.ts `StreakCache`), so pages that only write progress need no store for it.
- */
+/** The streak in a snapshot as of `now`, in the device's zone then (or `tz`). Sync; writes nothing. */
 export function streakOf(s: ProgressSnapshot, now: number, tz: string = deviceZoneName(now)): StreakSummary {
-  const events = streakEvents(s);
-  const streak = computeStreak(events, now, tz);
-  if (
-    typeof window !== 'undefined' &&
-    s.persistent &&
-    tz === deviceZoneName(now) &&
-    Math.abs(now - Date.now()) < 60_000
-  ) {
-    const today = localDay(now, tz);
-    const todayEvents = events.filter(
-      (e) => e.at > now - 2 * MS_PER_DAY && localDay(e.at, e.tz, e.offsetMin) === today,
-    );
-    writeStreakCache(streakCacheOf(streak, now, tz, todayEvents));
-  }
-  return streak;
+  return computeStreak(streakEvents(s), now, tz);
 }
 
-/** The header badge's cached streak for today, if any (see record.ts). */
-export { readStreakCache };
+/**
+ * The header badge's summary of `streak` (computed from `s` as of `now` in `tz`) for today, to
+ * cache (record.ts `StreakCache`, written with `writeStreakCache`) so that pages that only write
+ * progress show the badge without the store. Writes nothing.
+ */
+export function streakCacheOf(
+  s: ProgressSnapshot,
+  streak: StreakSummary,
+  now: number,
+  tz: string = deviceZoneName(now),
+): StreakCache {
+  const day = localDay(now, tz);
+  return streakToday(streak, tallyOf(streakEvents(s), day, now), day, tz);
+}
 
-/** The events streaks count: active answers, card reads and passed labs. */
+/** The header badge's cached streak for today, if any, and its writer (see record.ts). */
+export { readStreakCache, writeStreakCache };
+
+/** The events streaks count: active answers, and card reads and labs (src/lib/streak.ts `countsDayAlone`). */
 export function streakEvents(s: ProgressSnapshot): ProgressEvent[] {
-  return [...s.answers, ...s.events.filter((e) => e.type === 'card-read' || (e.type === 'lab-done' && e.passed))];
+  return [...s.answers, ...s.events.filter(countsDayAlone)];
 }
 
 /** Stats-page numbers from a snapshot (uses its schedule: no refold). */
@@ -320,37 +317,4 @@ export async function storageEstimate(
   store: UseStore = defaultStore(),
 ): Promise<{ usageBytes: number; quotaBytes: number } | null> {
   return (await openProgress(store)).estimate();
-}
-
-/**
- * The cache entry for a streak computed by the full store. `todayEvents`: the streak events
- * (active answers and card reads) of today. A pending today becomes done with one more day on the
- * run (a broken run restarts at 1): see computeStreak in src/lib/streak.ts.
- */
-function streakCacheOf(
-  streak: Pick<StreakSummary, 'current' | 'todayDone' | 'freezesHeld'>,
-  now: number,
-  tz: string,
-  todayEvents: readonly { type: string }[],
-): StreakCache {
-  let answersToday = 0;
-  let readToday = false;
-  for (const e of todayEvents) {
-    if (e.type === 'answer') answersToday++;
-    else if (e.type === 'card-read') readToday = true;
-  }
-  return {
-    day: localDay(now, tz),
-    tz,
-    current: streak.current,
-    todayDone: streak.todayDone,
-    freezesHeld: streak.freezesHeld,
-    currentIfTodayDone: streak.todayDone ? streak.current : streak.current + 1,
-    freezesIfTodayDone:
-      streak.todayDone || (streak.current + 1) % FREEZE_EVERY_DAYS !== 0
-        ? streak.freezesHeld
-        : Math.min(MAX_FREEZES, streak.freezesHeld + 1),
-    answersToday,
-    readToday,
-  };
 }

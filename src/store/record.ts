@@ -5,7 +5,7 @@
  * (keys, the tab channel, the header's cached streak summary). No zod, no idb-keyval here: this
  * module ends up in the write path's chunk, which pages that only write progress load.
  */
-import { dayNumber } from '../lib/days.ts';
+import { dayNumber, type StreakToday } from '../lib/streak-rules.ts';
 import type { AnswerDetail, CardReadDetail, LabDoneDetail, QuizDoneDetail } from '../lib/events.ts';
 import type { AnswerKind } from '../lib/review.ts';
 import type { ProgressEvent, Zone } from './schema.ts';
@@ -115,25 +115,11 @@ function pick(z: { tz?: string | undefined; offsetMin?: number | undefined }): P
 
 /**
  * The header badge's cached streak (localStorage), so pages that only write progress show it
- * without loading the store. Written by the full store whenever it computes the streak
- * (progress.ts `streakOf`); updated by the write path when today starts to count.
+ * without loading the store. Written by the header badge whenever it computes the streak from the
+ * full store (src/client/progress-boot.ts `watchStreak`, with progress.ts `streakCacheOf`); updated
+ * by the write path when today starts to count. Its fields: src/lib/streak-rules.ts `StreakToday`.
  */
-export interface StreakCache {
-  /** The local day (days since 1970-01-01 in `tz`) this summary is for; stale on any other day. */
-  day: number;
-  tz: string;
-  current: number;
-  todayDone: boolean;
-  freezesHeld: number;
-  /** The streak once today counts (= current when it already does). */
-  currentIfTodayDone: number;
-  /** Freezes held once today counts (one more when that run reaches a multiple of 7, at most 2). */
-  freezesIfTodayDone: number;
-  /** Answers today that still count (a day counts from the 5th). */
-  answersToday: number;
-  /** Whether a card was read to its end (or a lab passed) today: either counts the day alone. */
-  readToday: boolean;
-}
+export type StreakCache = StreakToday;
 
 export const STREAK_CACHE_KEY = 'saturate:streak';
 

@@ -1,45 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import {
-  isCorrect,
-  matchMistake,
-  parseNumber,
-  shuffledOptions,
-  type ChoiceQuizQuestion,
-  type NumericQuizQuestion,
-} from '../../src/lib/quiz.ts';
-
-const base = {
-  cardId: 'c',
-  cardTitle: 'C',
-  topic: 'meters',
-  level: 'core' as const,
-  scenario: false,
-  promptHtml: '<p>?</p>',
-  source: { title: 's', url: 'https://x.org' },
-};
-const opt = (key: string, correct: boolean) => ({ key, html: key, whyHtml: key, correct });
-const single: ChoiceQuizQuestion = {
-  ...base,
-  id: 's',
-  kind: 'single',
-  options: [opt('a', false), opt('b', true), opt('c', false)],
-};
-const multi: ChoiceQuizQuestion = {
-  ...base,
-  id: 'm',
-  kind: 'multiple',
-  options: [opt('a', true), opt('b', true), opt('c', false)],
-};
-const numeric: NumericQuizQuestion = {
-  ...base,
-  id: 'n',
-  kind: 'numeric',
-  answer: 40,
-  tolerance: 1,
-  unit: '%',
-  explanationHtml: '',
-  mistakes: [{ value: 20, whyHtml: 'sparse peak' }],
-};
+import { isCorrect, matchMistake, parseNumber, shuffledOptions } from '../../src/lib/quiz.ts';
+import { multi, numeric, single } from './quiz-fixtures.ts';
 
 describe('isCorrect', () => {
   test('single: only the correct option', () => {

@@ -1,5 +1,22 @@
 import { describe, expect, test } from 'vitest';
-import { activeDays, computeStreak, dayToIso, localDay, offsetMinutesIn, type DayEvent } from '../../src/lib/streak.ts';
+import {
+  activeDays,
+  afterTodayEvent,
+  computeStreak,
+  countsDayAlone,
+  dayCounts,
+  dayNumber,
+  dayToIso,
+  EMPTY_DAY,
+  freezesAfter,
+  localDay,
+  NO_STREAK,
+  offsetMinutesIn,
+  streakToday,
+  tallyOf,
+  type DayEvent,
+} from '../../src/lib/streak.ts';
+import { streakLabel } from '../../src/lib/streak-label.ts';
 
 /** A card read at a wall-clock time with offset, in zone `tz` (offset computed from the zone's rules). */
 const read = (iso: string, tz: string): DayEvent => ({ type: 'card-read', at: Date.parse(iso), tz });
@@ -176,5 +193,90 @@ describe('computeStreak freezes', () => {
     ]);
     expect(s.week.at(-1)).toMatchObject({ day: '2026-06-11', weekday: 3 });
     expect(s.current).toBe(0);
+  });
+});
+
+describe('the rules, each in one place', () => {
+  test('a card read or a passed lab counts the day alone; a failed lab does not', () => {
+    expect(countsDayAlone({ type: 'card-read' })).toBe(true);
+    expect(countsDayAlone({ type: 'lab-done', passed: true })).toBe(true);
+    expect(countsDayAlone({ type: 'lab-done', passed: false })).toBe(false);
+    expect(countsDayAlone({ type: 'answer' })).toBe(false);
+  });
+
+  test('5 answers count the day, 4 do not', () => {
+    expect(dayCounts({ answersToday: 4, readToday: false })).toBe(false);
+    expect(dayCounts({ answersToday: 5, readToday: false })).toBe(true);
+    expect(dayCounts({ answersToday: 0, readToday: true })).toBe(true);
+  });
+
+  test('a freeze is earned at every 7th day of a run, and at most 2 are held', () => {
+    expect(freezesAfter(7, 0)).toBe(1);
+    expect(freezesAfter(8, 1)).toBe(1);
+    expect(freezesAfter(14, 1)).toBe(2);
+    expect(freezesAfter(21, 2)).toBe(2);
+  });
+
+  test('day numbers from a recorded offset', () => {
+    expect(dayNumber(Date.parse('2026-05-04T23:30:00+02:00'), 120)).toBe(20577);
+    expect(dayToIso(20577)).toBe('2026-05-04');
+    expect(offsetMinutesIn('Europe/Berlin', Date.UTC(2026, 6, 1))).toBe(120);
+  });
+});
+
+describe("the header badge's summary of today", () => {
+  test('an empty log: today makes a streak of 1, with no freeze yet', () => {
+    expect(streakToday(NO_STREAK, EMPTY_DAY, 20577, 'UTC')).toEqual({
+      day: 20577,
+      tz: 'UTC',
+      current: 0,
+      todayDone: false,
+      freezesHeld: 0,
+      currentIfTodayDone: 1,
+      freezesIfTodayDone: 0,
+      answersToday: 0,
+      readToday: false,
+    });
+  });
+
+  test('followed event by event, it agrees with the streak computed from the whole log', () => {
+    const now = noonUtc(6);
+    const log = daily([0, 1, 2, 3, 4, 5]); // a 6-day run: today would be the 7th day, which earns a freeze
+    const at = (i: number) => ({ at: now + i * 60_000, tz: 'UTC', offsetMin: 0 });
+    // Five answers and, among them, a failed lab: looked at, never counted.
+    const today: DayEvent[] = [0, 1, 2, 3, 4].map((i) => ({ type: 'answer', ...at(i) }));
+    today.splice(2, 0, { type: 'lab-done', passed: false, ...at(2) });
+    const day = localDay(now, 'UTC');
+    let badge = streakToday(computeStreak(log, now, 'UTC'), EMPTY_DAY, day, 'UTC');
+    for (const [i, e] of today.entries()) {
+      badge = afterTodayEvent(badge, e);
+      const events = [...log, ...today.slice(0, i + 1)];
+      const full = computeStreak(events, now, 'UTC');
+      expect([badge.current, badge.todayDone, badge.freezesHeld]).toEqual([
+        full.current,
+        full.todayDone,
+        full.freezesHeld,
+      ]);
+      expect(streakToday(full, tallyOf(events, day, now), day, 'UTC')).toEqual(badge);
+    }
+    expect(badge).toMatchObject({ current: 7, todayDone: true, freezesHeld: 1, answersToday: 5 });
+  });
+
+  test('an event streaks do not look at leaves the summary as it was', () => {
+    const badge = streakToday(NO_STREAK, EMPTY_DAY, 20577, 'UTC');
+    expect(afterTodayEvent(badge, { type: 'saved' })).toBe(badge);
+    expect(afterTodayEvent(badge, { type: 'lab-done', passed: false })).toBe(badge);
+    expect(afterTodayEvent(badge, { type: 'card-read' })).toMatchObject({ current: 1, todayDone: true });
+  });
+});
+
+describe('streakLabel', () => {
+  test('says the streak, today and the freezes held', () => {
+    expect(streakLabel({ current: 3, todayDone: true, freezesHeld: 1 })).toBe(
+      'Streak: 3 days, today done. 1 freeze held. Open your progress.',
+    );
+    expect(streakLabel({ current: 0, todayDone: false, freezesHeld: 0 })).toBe(
+      'Streak: 0 days, Read a card or answer 5 questions to start one. Open your progress.',
+    );
   });
 });

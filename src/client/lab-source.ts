@@ -1,38 +1,17 @@
 /**
  * Where a lab's samples come from: the simulator running in this page (no server, works offline),
  * or the companion lab server (a real GPU or its `sim:` scenarios) over SSE. Both hand the lab the
- * same `StreamMessage`s. Browser-only; the lab island is the one user.
+ * same `StreamMessage`s. Browser-only; the lab runner (lab-runner.ts) is the one user.
  */
 import type { DeviceInfo, StreamMessage } from '../protocol/metrics.ts';
 import { simMessage } from '../lib/lab-run.ts';
+import type { SimPlay, SourceInfo } from '../lib/lab-session.ts';
 import { scenarioDevices } from '../lib/sim/index.ts';
-
-/** What the connect panel shows about the source. */
-export interface SourceInfo {
-  kind: 'page-sim' | 'server';
-  /** True for anything that is not a live reading of a GPU. */
-  simulated: boolean;
-  /** E.g. "sim:data-starved", "nvml". */
-  source: string;
-  /** Why it is simulated, from the server; null for live NVML. */
-  reason: string | null;
-  devices: DeviceInfo[];
-  /** Origin of the server, for server sources. */
-  origin: string | null;
-}
 
 /** A running source; `stop()` ends it. */
 export interface RunningSource {
   info: SourceInfo;
   stop(): void;
-}
-
-/** What the in-page simulator plays right now (read on every tick, so a fix applies at once). */
-export interface SimPlay {
-  scenario: string;
-  knobs: Record<string, number>;
-  /** Simulated seconds per real second. */
-  speed: number;
 }
 
 /** Sampling interval of the simulated server, ms of simulated time. */
