@@ -7,8 +7,8 @@
  *   import { benchProgress } from './bench/progress.ts'   returns the numbers
  */
 import { performance } from 'node:perf_hooks';
-import type { ProgressEvent } from '../src/store/schema.ts';
-import { ProgressEventSchema } from '../src/store/schema.ts';
+import type { ProgressEvent } from '../src/schemas/progress-event.ts';
+import { ProgressEventSchema } from '../src/schemas/progress-event.ts';
 
 export interface ProgressBenchResult {
   events: number;

@@ -11,8 +11,8 @@
  *   older one rebuilds that question from its answers.
  */
 import { createEmptyCard, fsrs, Rating, State, type Card, type Grade, type ReviewLog } from 'ts-fsrs';
-import type { AnswerEvent, UndoEvent } from '../store/schema.ts';
-import { compareEvents } from '../store/schema.ts';
+import type { AnswerEvent, UndoEvent } from '../schemas/progress-event.ts';
+import { compareEvents } from '../schemas/progress-event.ts';
 
 /**
  * A right answer at most this fast (ms) is graded Easy. Single choice is a read-and-pick; multiple

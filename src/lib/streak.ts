@@ -15,7 +15,7 @@
  *   When the gap is longer than the freezes held, the streak ends and the freezes are kept.
  * - Today not done yet is "pending": it never breaks the streak.
  */
-import type { Zone } from '../store/schema.ts';
+import type { Zone } from '../schemas/progress-event.ts';
 import { ANSWERS_PER_DAY, dayNumber, FREEZE_EVERY_DAYS, MAX_FREEZES, MS_PER_DAY } from './days.ts';
 
 export { ANSWERS_PER_DAY, dayNumber, FREEZE_EVERY_DAYS, MAX_FREEZES, MS_PER_DAY } from './days.ts';

@@ -10,7 +10,7 @@
  * take the union by id, so a duplicate is harmless. A chunk item that fails validation is
  * quarantined as `<chunk key>#<index>` and the chunk is rewritten without it.
  */
-import type { ProgressEvent } from './schema.ts';
+import type { ProgressEvent } from '../schemas/progress-event.ts';
 
 /** Single events that make an opening store compact them. */
 export const COMPACT_AT = 500;

@@ -26,12 +26,12 @@ import { CURRENT_SCHEMA_VERSION } from './migrations.ts';
 import {
   compareEvents,
   describeIssues,
-  parseEvent,
   type AnswerEvent,
   type Meta,
   type ProgressEvent,
   type QuarantinedRecord,
-} from './schema.ts';
+} from '../schemas/progress-event.ts';
+import { parseEvent } from '../schemas/parse-event.ts';
 import { joinTabs, type TabSync } from './sync.ts';
 import { measure, nowMs } from './timing.ts';
 

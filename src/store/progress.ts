@@ -2,7 +2,7 @@
  * The learner's progress, on the device. The public API of src/store (see README.md).
  *
  * Stored shape (IndexedDB database "saturate", object store "progress", string keys):
- *   e:<at>-<random>   one ProgressEvent (schema.ts): answer, card-read, saved, quiz-done,
+ *   e:<at>-<random>   one ProgressEvent (src/schemas/progress-event.ts): answer, card-read, saved, quiz-done,
  *                     lab-done, undo. Never edited; only added. Two tabs write different keys,
  *                     so nothing is lost, and merging (tabs, backups) is a union by id.
  *   c:<id>~<id>       a chunk: up to 5,000 events moved out of `e:` keys when a store opens with
@@ -14,7 +14,7 @@
  * Everything else (streak, saved cards, review queue, stats) is derived from the events.
  *
  * Lifecycle: `openProgress(store)` reads every record once, validates each (read.ts; zod, with a
- * proven-equivalent fast path for answers in fast-answer.ts), moves the
+ * proven-equivalent fast path for answers in src/schemas/parse-event.ts), moves the
  * failures to `q:` (reported in `snapshot().quarantined`, never dropped), migrates, and joins the
  * other tabs' BroadcastChannel. One open store per `UseStore`: later calls get the same one.
  * Each record* call validates, updates memory and subscribers at once, then writes its one key.
@@ -61,13 +61,13 @@ import {
 import { reviewQueue, retakeMistakes, type AnswerKind, type ReviewQueue } from '../lib/review.ts';
 import { savedState, type ImportPreview, type ImportRefusal } from '../lib/backup.ts';
 import type { AnswerDetail, CardReadDetail, LabDoneDetail, QuizDoneDetail } from '../lib/events.ts';
-import type { AnswerEvent, ProgressEvent, Zone } from './schema.ts';
+import type { AnswerEvent, ProgressEvent, Zone } from '../schemas/progress-event.ts';
 
 export { measure } from './timing.ts';
 export { Progress, ProgressRecordError, deviceZoneName, NOT_SAVED_MESSAGES } from './handle.ts';
 export type { ImportResult, NotSavedReason, OpenOptions, ProgressSnapshot, StorageManagerLike } from './handle.ts';
 export { createProgressStore, defaultStore, type UseStore } from './kv.ts';
-export type { ProgressEvent, AnswerEvent, QuarantinedRecord, Zone } from './schema.ts';
+export type { ProgressEvent, AnswerEvent, QuarantinedRecord, Zone } from '../schemas/progress-event.ts';
 export type { StreakSummary } from '../lib/streak.ts';
 export type { Stats } from '../lib/stats.ts';
 export type { ImportPreview, ImportRefusal } from '../lib/backup.ts';

@@ -9,12 +9,12 @@ import { CURRENT_SCHEMA_VERSION, migrateV1, V1_KEY } from './migrations.ts';
 import {
   describeIssues,
   MetaSchema,
-  parseEvent,
   QuarantineSchema,
   type Meta,
   type ProgressEvent,
   type QuarantinedRecord,
-} from './schema.ts';
+} from '../schemas/progress-event.ts';
+import { parseEvent } from '../schemas/parse-event.ts';
 
 import { eventKey } from './record.ts';
 

@@ -8,7 +8,7 @@
 import { dayNumber } from '../lib/days.ts';
 import type { AnswerDetail, CardReadDetail, LabDoneDetail, QuizDoneDetail } from '../lib/events.ts';
 import type { AnswerKind } from '../lib/review.ts';
-import type { ProgressEvent, Zone } from './schema.ts';
+import type { ProgressEvent, Zone } from '../schemas/progress-event.ts';
 
 /** The stored shape's version (migrations.ts); a database from a newer one is never written. */
 export const CURRENT_SCHEMA_VERSION = 2;

@@ -14,7 +14,7 @@ import {
 } from '../../src/store/progress.ts';
 import { BACKUP_FORMAT, backupToText, createBackup, MAX_BACKUP_BYTES, parseBackup } from '../../src/lib/backup.ts';
 import { makeAnswerEvents } from '../../bench/progress.ts';
-import type { ProgressEvent } from '../../src/store/schema.ts';
+import type { ProgressEvent } from '../../src/schemas/progress-event.ts';
 
 const opened: UseStore[] = [];
 afterEach(async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { isValidAnswerFast } from '../../src/store/fast-answer.ts';
-import { AnswerEventSchema, parseEvent, ProgressEventSchema } from '../../src/store/schema.ts';
+import { isValidAnswerFast } from '../../src/schemas/parse-event.ts';
+import { AnswerEventSchema, ProgressEventSchema } from '../../src/schemas/progress-event.ts';
+import { parseEvent } from '../../src/schemas/parse-event.ts';
 import { makeAnswerEvents } from '../../bench/progress.ts';
 
 const valid = makeAnswerEvents(1)[0]!;

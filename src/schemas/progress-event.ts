@@ -8,10 +8,9 @@
  *
  * Uses `zod/mini` (the same checks as `zod`, tree-shakable): the store ships on every page, and
  * classic `zod` alone is ~100 KB gzip in a browser bundle, `zod/mini` with these schemas ~8 KB.
- * Parse with `parseEvent()` (fast path for answers, see ./fast-answer.ts), not the schema directly.
+ * Parse with `parseEvent()` (./parse-event.ts: a fast path for answers), not the schema directly.
  */
 import * as z from 'zod/mini';
-import { isValidAnswerFast } from './fast-answer.ts';
 
 /** Ids: a letter or digit, then letters, digits and . _ : / - (200 characters at most). */
 export const REF_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,199}$/;
@@ -159,21 +158,6 @@ export type LabDoneEvent = z.output<typeof LabDoneEventSchema>;
 export type UndoEvent = z.output<typeof UndoEventSchema>;
 export type ProgressEvent = z.output<typeof ProgressEventSchema>;
 export type ProgressEventType = ProgressEvent['type'];
-
-/** What `parseEvent` returns: the event, or the zod issues. */
-export type EventParse =
-  { success: true; data: ProgressEvent } | { success: false; error: { issues: readonly z.core.$ZodIssue[] } };
-
-/**
- * Validates one record against `ProgressEventSchema`. A well-formed answer (the bulk of any log)
- * is accepted by a plain-JS check that tests the same rules (./fast-answer.ts; a property test
- * shows it never accepts what the schema refuses), ~5× cheaper; everything else goes through zod,
- * which also writes the messages for anything refused.
- */
-export function parseEvent(raw: unknown): EventParse {
-  if (isValidAnswerFast(raw)) return { success: true, data: raw };
-  return ProgressEventSchema.safeParse(raw);
-}
 
 /** Where an event happened: zone name and the offset then. */
 export interface Zone {

@@ -3,15 +3,25 @@
  * union's id/at refinement) without zod's per-field machinery: ~1 µs instead of ~4 µs an event,
  * which is most of opening a store of 50,000 answers. It may refuse more than the schema (then the
  * schema decides), never less: test/unit/store-fast-answer.test.ts checks that on generated records.
- * Keep it in step with schema.ts; the property test fails when the two drift.
+ * Keep it in step with progress-event.ts; the property test fails when the two drift.
+ *
+ * Also `parseEvent()`, the one way to validate a stored event (it lives here, not beside the schema,
+ * so that the two modules do not import each other).
  */
-import type { AnswerEvent } from './schema.ts';
-
-// Patterns are duplicated from schema.ts (importing them would make a cycle): kept equal by test.
-const EVENT_ID = /^\d{1,15}-[a-z0-9]{4,32}$/;
-const ZONE = /^(?=.{1,64}$)(?:[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*|UTC[+-]\d{2}:\d{2})$/;
-const REF = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,199}$/;
-const CHOICE = /^[^\u0000-\u001f\u007f-\u009f]{0,8}$/;
+import type * as z from 'zod/mini';
+import {
+  CHOICE_PATTERN as CHOICE,
+  CONTEXTS as CONTEXT_LIST,
+  EVENT_ID_PATTERN as EVENT_ID,
+  KINDS as KIND_LIST,
+  MAX_DURATION_MS,
+  MAX_EPOCH_MS,
+  ProgressEventSchema,
+  REF_PATTERN as REF,
+  ZONE_PATTERN as ZONE,
+  type AnswerEvent,
+  type ProgressEvent,
+} from './progress-event.ts';
 const KEYS = new Set([
   'id',
   'at',
@@ -27,8 +37,8 @@ const KEYS = new Set([
   'context',
   'kind',
 ]);
-const CONTEXTS = new Set(['card', 'practice', 'review', 'retake', 'lab']);
-const KINDS = new Set(['single', 'multiple', 'numeric']);
+const CONTEXTS = new Set<string>(CONTEXT_LIST);
+const KINDS = new Set<string>(KIND_LIST);
 
 const isRef = (v: unknown) => typeof v === 'string' && REF.test(v);
 const intIn = (v: unknown, lo: number, hi: number) => Number.isInteger(v) && (v as number) >= lo && (v as number) <= hi;
@@ -40,11 +50,11 @@ export function isValidAnswerFast(v: unknown): v is AnswerEvent {
   if (r['type'] !== 'answer') return false;
   for (const k in r) if (!Object.hasOwn(r, k) || !KEYS.has(k)) return false;
   const { id, at, tz, offsetMin, choice, timeMs, kind } = r;
-  if (typeof id !== 'string' || !EVENT_ID.test(id) || !intIn(at, 0, 8.64e15) || !id.startsWith(`${at as number}-`))
+  if (typeof id !== 'string' || !EVENT_ID.test(id) || !intIn(at, 0, MAX_EPOCH_MS) || !id.startsWith(`${at as number}-`))
     return false;
   if (typeof tz !== 'string' || !ZONE.test(tz) || !intIn(offsetMin, -840, 840)) return false;
   if (!isRef(r['questionId']) || !isRef(r['cardId']) || !isRef(r['topic'])) return false;
-  if (typeof r['correct'] !== 'boolean' || typeof timeMs !== 'number' || !(timeMs >= 0 && timeMs <= 8.64e7))
+  if (typeof r['correct'] !== 'boolean' || typeof timeMs !== 'number' || !(timeMs >= 0 && timeMs <= MAX_DURATION_MS))
     return false;
   if (!CONTEXTS.has(r['context'] as string)) return false;
   if (Array.isArray(choice)) {
@@ -53,4 +63,19 @@ export function isValidAnswerFast(v: unknown): v is AnswerEvent {
       if (!Object.hasOwn(choice, i) || typeof choice[i] !== 'string' || !CHOICE.test(choice[i] as string)) return false;
   } else if (typeof choice !== 'number' || !Number.isFinite(choice)) return false;
   return 'kind' in r ? KINDS.has(kind as string) : true;
+}
+
+/** What `parseEvent` returns: the event, or the zod issues. */
+export type EventParse =
+  { success: true; data: ProgressEvent } | { success: false; error: { issues: readonly z.core.$ZodIssue[] } };
+
+/**
+ * Validates one record against `ProgressEventSchema`. A well-formed answer (the bulk of any log)
+ * is accepted by a plain-JS check that tests the same rules (`isValidAnswerFast` above; a property test
+ * shows it never accepts what the schema refuses), ~5× cheaper; everything else goes through zod,
+ * which also writes the messages for anything refused.
+ */
+export function parseEvent(raw: unknown): EventParse {
+  if (isValidAnswerFast(raw)) return { success: true, data: raw };
+  return ProgressEventSchema.safeParse(raw);
 }
