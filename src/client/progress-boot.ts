@@ -21,7 +21,13 @@ import { streakLabel } from '../lib/streak-label.ts';
 // The write path is small (~2 KB gzip with idb-keyval) and needed at once on most pages (the
 // badge's first-visit check), so it is part of this chunk rather than one more request.
 import * as appendModule from '../store/append.ts';
-import { readStreakCache, STREAK_CACHE_EVENT, STREAK_CACHE_KEY } from '../store/record.ts';
+import {
+  PROGRESS_ERROR_EVENT,
+  readStreakCache,
+  reportProgressError,
+  STREAK_CACHE_EVENT,
+  STREAK_CACHE_KEY,
+} from '../store/record.ts';
 
 type ProgressModule = typeof import('../store/progress.ts');
 
@@ -80,7 +86,7 @@ export function progressStore(): Promise<ProgressModule> {
       await settled();
       if (!unsaved.length) break;
       const p = await progress.openProgress();
-      for (const r of unsaved.splice(0)) await p.append([r]).catch((err: unknown) => console.warn(err));
+      for (const r of unsaved.splice(0)) await p.append([r]).catch(reportProgressError);
     }
     for (const stop of stopBuffering ?? []) stop();
     stopBuffering = null;
@@ -197,6 +203,12 @@ function notSavedNote(): void {
       }
     }),
   );
+  // A record that could not be stored at all (not even in memory) is said every time: never silent.
+  addEventListener(PROGRESS_ERROR_EVENT, (e) => {
+    const { message } = (e as CustomEvent<{ message: string }>).detail;
+    reason.textContent = `(Something you just did could not be saved: ${message})`;
+    note.hidden = false;
+  });
   note.querySelector('[data-not-saved-dismiss]')?.addEventListener('click', () => (note.hidden = true));
 }
 

@@ -22,6 +22,7 @@ import {
   type AnswerEvent,
   type ProgressEvent,
 } from './progress-event.ts';
+import { withPlausibleDuration } from './progress-time.ts';
 const KEYS = new Set([
   'id',
   'at',
@@ -36,6 +37,7 @@ const KEYS = new Set([
   'timeMs',
   'context',
   'kind',
+  'timeClamped',
 ]);
 const CONTEXTS = new Set<string>(CONTEXT_LIST);
 const KINDS = new Set<string>(KIND_LIST);
@@ -62,6 +64,7 @@ export function isValidAnswerFast(v: unknown): v is AnswerEvent {
     for (let i = 0; i < choice.length; i++)
       if (!Object.hasOwn(choice, i) || typeof choice[i] !== 'string' || !CHOICE.test(choice[i] as string)) return false;
   } else if (typeof choice !== 'number' || !Number.isFinite(choice)) return false;
+  if ('timeClamped' in r && r['timeClamped'] !== true) return false;
   return 'kind' in r ? KINDS.has(kind as string) : true;
 }
 
@@ -73,9 +76,11 @@ export type EventParse =
  * Validates one record against `ProgressEventSchema`. A well-formed answer (the bulk of any log)
  * is accepted by a plain-JS check that tests the same rules (`isValidAnswerFast` above; a property test
  * shows it never accepts what the schema refuses), ~5× cheaper; everything else goes through zod,
- * which also writes the messages for anything refused.
+ * which also writes the messages for anything refused. An implausible duration (a clock set back, a
+ * question left open for days) is clamped and flagged, never a reason to refuse the record: the
+ * data returned is then a clamped copy (src/schemas/progress-time.ts).
  */
 export function parseEvent(raw: unknown): EventParse {
   if (isValidAnswerFast(raw)) return { success: true, data: raw };
-  return ProgressEventSchema.safeParse(raw);
+  return ProgressEventSchema.safeParse(withPlausibleDuration(raw));
 }

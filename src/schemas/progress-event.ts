@@ -11,6 +11,9 @@
  * Parse with `parseEvent()` (./parse-event.ts: a fast path for answers), not the schema directly.
  */
 import * as z from 'zod/mini';
+import { MAX_DURATION_MS } from './progress-time.ts';
+
+export { MAX_DURATION_MS };
 
 /** Ids: a letter or digit, then letters, digits and . _ : / - (200 characters at most). */
 export const REF_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,199}$/;
@@ -22,8 +25,6 @@ export const EVENT_ID_PATTERN = /^\d{1,15}-[a-z0-9]{4,32}$/;
 export const CHOICE_PATTERN = /^[^\u0000-\u001f\u007f-\u009f]{0,8}$/;
 /** Latest instant a Date can hold (ms). */
 export const MAX_EPOCH_MS = 8.64e15;
-/** A day, in ms: the longest answer or quiz time kept. */
-export const MAX_DURATION_MS = 8.64e7;
 /** The places an answer can come from. */
 export const CONTEXTS = ['card', 'practice', 'review', 'retake', 'lab'] as const;
 /** Question kinds. */
@@ -81,8 +82,10 @@ export const AnswerEventSchema = z.strictObject({
     z.number(),
   ]),
   correct: z.boolean(),
-  /** Milliseconds from showing the question to answering. */
+  /** Milliseconds from showing the question to answering (clamped into 0 to a day: see progress-time.ts). */
   timeMs: duration,
+  /** Present when the device's time was implausible and `timeMs` was clamped: not a real time. */
+  timeClamped: z.optional(z.literal(true)),
   context,
   /** The question kind when the recorder knew it; otherwise inferred from `choice` (see review.ts). */
   kind: z.optional(z.enum(KINDS)),
@@ -113,6 +116,8 @@ export const QuizDoneEventSchema = z.strictObject({
   total: intIn(0, 10_000, 'total'),
   correct: intIn(0, 10_000, 'correct'),
   durationMs: duration,
+  /** Present when the device's time was implausible and `durationMs` was clamped. */
+  durationClamped: z.optional(z.literal(true)),
 });
 
 /** A lab completed (from 'saturate:lab-done'). */
@@ -123,6 +128,8 @@ export const LabDoneEventSchema = z.strictObject({
   /** Whether the lab's checks passed. */
   passed: z.boolean(),
   durationMs: duration,
+  /** Present when the device's time was implausible and `durationMs` was clamped. */
+  durationClamped: z.optional(z.literal(true)),
 });
 
 /** "Undo last answer": the target answer no longer counts anywhere (stats, streak, schedule). */

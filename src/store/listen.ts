@@ -8,6 +8,7 @@
  */
 import { APP_EVENT_TYPES, on, type AppEvent } from '../lib/events.ts';
 import { defaultStore, type UseStore } from './kv.ts';
+import { reportProgressError } from './record.ts';
 import {
   openProgress,
   recordAnswer,
@@ -54,7 +55,7 @@ export function recordAppEvent(e: AppEvent, store: UseStore = defaultStore()): P
  */
 export function listenForProgress(
   store: UseStore = defaultStore(),
-  onError: (err: unknown) => void = (err) => console.warn(err),
+  onError: (err: unknown) => void = reportProgressError,
   backlog: readonly AppEvent[] = [],
 ): () => void {
   if (stopCurrent) return stopCurrent;

@@ -212,8 +212,9 @@ export async function undoLast(
 
 /**
  * Undoes one specific answer: the newest active answer to `questionId` given at `answeredAt` (from
- * the quiz's "Undo last answer"), or when none matches exactly, the newest active answer to that
- * question. Returns the undone answer, or null when that question has no answer that counts.
+ * the quiz's "Undo last answer"); without `answeredAt`, the newest active answer to that question.
+ * Returns the undone answer, or null when none matches: an undo never removes an answer other than
+ * the one the learner sees (an older answer to the same question keeps counting).
  */
 export async function undoAnswer(
   match: { questionId: string; answeredAt?: number },
@@ -223,7 +224,7 @@ export async function undoAnswer(
 ): Promise<AnswerEvent | null> {
   const p = await openProgress(store);
   const answers = p.snapshot().answers.filter((a) => a.questionId === match.questionId);
-  const target = answers.findLast((a) => a.at === match.answeredAt) ?? answers.at(-1);
+  const target = match.answeredAt === undefined ? answers.at(-1) : answers.findLast((a) => a.at === match.answeredAt);
   if (!target) return null;
   await p.append([undoRecord(target, now, zone, offsetMinutesIn)]);
   return target;
