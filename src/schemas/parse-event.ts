@@ -82,5 +82,23 @@ export type EventParse =
  */
 export function parseEvent(raw: unknown): EventParse {
   if (isValidAnswerFast(raw)) return { success: true, data: raw };
+  const forbidden = forbiddenKey(raw);
+  if (forbidden) {
+    const issue = {
+      code: 'custom',
+      path: [forbidden],
+      message: `A record never has a "${forbidden}" field.`,
+      input: raw,
+    };
+    return { success: false, error: { issues: [issue as z.core.$ZodIssue] } };
+  }
   return ProgressEventSchema.safeParse(withPlausibleDuration(raw));
+}
+
+const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
+
+/** The first own key that no record may have (unknown keys are otherwise kept), or null. */
+function forbiddenKey(raw: unknown): string | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  return FORBIDDEN_KEYS.find((k) => Object.hasOwn(raw, k)) ?? null;
 }

@@ -3,8 +3,11 @@
  * edited, only added, so two tabs (or a backup import) merge by union of `id`. Validated on every
  * read from IndexedDB, from another tab and from a backup file.
  *
- * Strict objects: an unknown key (including `__proto__`) fails validation, so a record written by
- * a future release is quarantined rather than half-read.
+ * Forward-compatible: a field this release does not know (a newer release added it) is kept as it
+ * is, not a reason to refuse the record, so an older tab never quarantines what a newer one wrote.
+ * Only `__proto__`, `constructor` and `prototype` are refused (parseEvent checks them). A newer
+ * release that changes what a record MEANS raises `schemaVersion` in `meta`, and this release then
+ * opens that database read-only (src/store/read.ts).
  *
  * Uses `zod/mini` (the same checks as `zod`, tree-shakable): the store ships on every page, and
  * classic `zod` alone is ~100 KB gzip in a browser bundle, `zod/mini` with these schemas ~8 KB.
@@ -68,7 +71,7 @@ const base = {
 const context = z.enum(CONTEXTS);
 
 /** A question answered (from 'saturate:answer'). */
-export const AnswerEventSchema = z.strictObject({
+export const AnswerEventSchema = z.looseObject({
   ...base,
   type: z.literal('answer'),
   questionId: RefSchema,
@@ -92,7 +95,7 @@ export const AnswerEventSchema = z.strictObject({
 });
 
 /** A card read to its end (from 'saturate:card-read'). */
-export const CardReadEventSchema = z.strictObject({
+export const CardReadEventSchema = z.looseObject({
   ...base,
   type: z.literal('card-read'),
   cardId: RefSchema,
@@ -100,7 +103,7 @@ export const CardReadEventSchema = z.strictObject({
 });
 
 /** A card saved (`saved: true`) or unsaved. The newest event per card wins. */
-export const SavedEventSchema = z.strictObject({
+export const SavedEventSchema = z.looseObject({
   ...base,
   type: z.literal('saved'),
   cardId: RefSchema,
@@ -108,7 +111,7 @@ export const SavedEventSchema = z.strictObject({
 });
 
 /** A quiz finished (from 'saturate:quiz-done'). */
-export const QuizDoneEventSchema = z.strictObject({
+export const QuizDoneEventSchema = z.looseObject({
   ...base,
   type: z.literal('quiz-done'),
   context,
@@ -121,7 +124,7 @@ export const QuizDoneEventSchema = z.strictObject({
 });
 
 /** A lab completed (from 'saturate:lab-done'). */
-export const LabDoneEventSchema = z.strictObject({
+export const LabDoneEventSchema = z.looseObject({
   ...base,
   type: z.literal('lab-done'),
   labId: RefSchema,
@@ -133,7 +136,7 @@ export const LabDoneEventSchema = z.strictObject({
 });
 
 /** "Undo last answer": the target answer no longer counts anywhere (stats, streak, schedule). */
-export const UndoEventSchema = z.strictObject({
+export const UndoEventSchema = z.looseObject({
   ...base,
   type: z.literal('undo'),
   targetId: EventIdSchema,
@@ -173,7 +176,7 @@ export interface Zone {
 }
 
 /** The `meta` record: schema version and housekeeping. */
-export const MetaSchema = z.strictObject({
+export const MetaSchema = z.looseObject({
   schemaVersion: z.int().check(z.minimum(1)),
   /** When `navigator.storage.persist()` was asked (epoch ms), and what it answered. */
   persistRequestedAt: z.optional(z.int()),
@@ -182,7 +185,7 @@ export const MetaSchema = z.strictObject({
 export type Meta = z.output<typeof MetaSchema>;
 
 /** A record that failed validation, kept (never dropped) under `q:<original key>`. */
-export const QuarantineSchema = z.strictObject({
+export const QuarantineSchema = z.looseObject({
   key: z.string().check(z.maxLength(1000)),
   /** The record as it was read. */
   value: z.unknown(),

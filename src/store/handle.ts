@@ -381,8 +381,8 @@ export function memoryBackend(initial: Iterable<readonly [string, unknown]> = []
     persistent: false,
     readAll: async () => [...map.entries()],
     write: async (puts, dels = []) => {
-      for (const [k, v] of puts) map.set(k, structuredClone(v));
       for (const k of dels) map.delete(k);
+      for (const [k, v] of puts) map.set(k, structuredClone(v));
     },
   };
 }

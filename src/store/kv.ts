@@ -2,7 +2,8 @@
  * The storage backends under the progress store. The ONLY importer of idb-keyval in the app.
  * - `createProgressStore()` / `defaultStore()`: one IndexedDB database with one object store
  *   (idb-keyval's `UseStore`), keys are strings (see progress.ts for the key layout).
- * - `idbBackend(store)`: reads everything, writes puts + deletes in ONE transaction (atomic).
+ * - `idbBackend(store)`: reads everything, writes deletes + puts in ONE transaction (atomic); a key
+ *   in both ends up put (a quarantined `meta` is replaced, never left missing).
  * - `memoryBackend()` (handle.ts): the same in a Map, used when IndexedDB is unavailable.
  */
 import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
@@ -45,7 +46,7 @@ export interface Backend {
   readonly persistent: boolean;
   /** Every [key, value] pair. */
   readAll(): Promise<[string, unknown][]>;
-  /** Puts and deletes in one transaction: all or nothing. */
+  /** Deletes, then puts, in one transaction: all or nothing (a key in both is put). */
   write(puts: readonly (readonly [string, unknown])[], dels?: readonly string[]): Promise<void>;
 }
 
@@ -60,8 +61,8 @@ export function idbBackend(store: UseStore): Backend {
       }),
     write: (puts, dels = []) =>
       store('readwrite', (s) => {
-        for (const [k, v] of puts) s.put(v, k);
         for (const k of dels) s.delete(k);
+        for (const [k, v] of puts) s.put(v, k);
         return promisifyRequest(s.transaction);
       }),
   };

@@ -31,7 +31,7 @@ export interface ReadResult {
   puts: [string, unknown][];
   dels: string[];
   meta: { success: true; data: Meta } | { success: false };
-  /** Written by a newer release: read, never changed. */
+  /** Written by a newer release (`meta.schemaVersion` above ours): read, never changed. */
   newer: boolean;
   cacheRaw: unknown;
 }
@@ -57,7 +57,10 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
   };
   const metaRaw = entries.find(([k]) => k === 'meta')?.[1];
   const meta = MetaSchema.safeParse(metaRaw);
-  const newer = meta.success && meta.data.schemaVersion > CURRENT_SCHEMA_VERSION;
+  // Newer as soon as the version says so, whatever else `meta` holds: a newer release may have
+  // changed any other field, and nothing of its database is rewritten, quarantined or deleted here.
+  const version = (metaRaw as { schemaVersion?: unknown } | undefined)?.schemaVersion;
+  const newer = typeof version === 'number' && version > CURRENT_SCHEMA_VERSION;
   let cacheRaw: unknown;
   for (const [key, value] of entries) {
     if (key.startsWith('e:')) {
@@ -90,7 +93,7 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
       quarantined.push(q.success ? q.data : { key, value, reason: 'unreadable quarantine record', quarantinedAt: 0 });
     } else if (key === CACHE_KEY) cacheRaw = value;
     else if (key === 'meta') {
-      if (!meta.success && metaRaw !== undefined) quarantine(key, value, describeIssues(meta.error));
+      if (!meta.success && metaRaw !== undefined && !newer) quarantine(key, value, describeIssues(meta.error));
     } else if (key === V1_KEY && !newer && !(meta.success && meta.data.schemaVersion >= 2)) {
       const m = migrateV1(value, tz, clock());
       const have = new Set(entries.map(([k]) => k));
@@ -109,7 +112,12 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
     quarantined,
     puts,
     dels,
-    meta: meta.success ? { success: true, data: meta.data } : { success: false },
+    // A newer `meta` this release cannot fully read still says its version (for the snapshot).
+    meta: meta.success
+      ? { success: true, data: meta.data }
+      : newer
+        ? { success: true, data: { schemaVersion: version } }
+        : { success: false },
     newer,
     cacheRaw,
   };
