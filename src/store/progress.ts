@@ -5,9 +5,11 @@
  *   e:<at>-<random>   one ProgressEvent (src/schemas/progress-event.ts): answer, card-read, saved, quiz-done,
  *                     lab-done, undo. Never edited; only added. Two tabs write different keys,
  *                     so nothing is lost, and merging (tabs, backups) is a union by id.
- *   c:<id>~<id>       a chunk: up to 5,000 events moved out of `e:` keys when a store opens with
+ *   c:<first id>~<last id>~<count>.<hash>
+ *                     a chunk: up to 5,000 events moved out of `e:` keys when a store opens with
  *                     500 or more of them (chunks.ts), so a long log opens ~6× faster. Read as a
  *                     union by id with the singles; a bad item is quarantined as `c:…#<index>`.
+ *                     The key names its events, so two tabs compacting never overwrite each other.
  *   meta              { schemaVersion, persistRequestedAt?, persistGranted? }
  *   q:<key>           a record that failed validation: { key, value, reason, quarantinedAt }
  *   cache:schedule    the FSRS schedule folded so far (derived; rebuilt when it does not match)
