@@ -190,10 +190,24 @@ function notSavedNote(): void {
       return false; // storage blocked entirely: say it on every page rather than never
     }
   };
+  const exportButton = note.querySelector<HTMLButtonElement>('[data-not-saved-export]');
+  exportButton?.addEventListener('click', () => {
+    void progressStore().then(async (p) => {
+      const { fileName, text } = await p.exportBackup(Date.now());
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+      a.download = fileName;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+    });
+  });
   if (typeof indexedDB === 'undefined') void progressStore().catch(() => undefined);
   whenStoreLoaded((p) =>
     p.watchProgress((s) => {
-      if (!s.notSaved || seen() || !note.hidden) return;
+      if (!s.notSaved) return;
+      // Kept for this page only: say it (again) and offer Export on the spot, whatever was seen before.
+      if (exportButton) exportButton.hidden = s.notSaved.keptFor !== 'page';
+      if (s.notSaved.keptFor !== 'page' && (seen() || !note.hidden)) return;
       reason.textContent = `(${s.notSaved.message})`;
       note.hidden = false;
       try {

@@ -4,7 +4,7 @@
  *   (idb-keyval's `UseStore`), keys are strings (see progress.ts for the key layout).
  * - `idbBackend(store)`: reads everything, writes deletes + puts in ONE transaction (atomic); a key
  *   in both ends up put (a quarantined `meta` is replaced, never left missing).
- * - `memoryBackend()` (handle.ts): the same in a Map, used when IndexedDB is unavailable.
+ * - `tabBackend()` (memory.ts): the same in a Map kept for the tab, used when IndexedDB is unavailable.
  */
 import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
 
@@ -46,6 +46,8 @@ export interface Backend {
   readonly persistent: boolean;
   /** Every [key, value] pair. */
   readAll(): Promise<[string, unknown][]>;
+  /** How many records there are (cheap: sizes the open timeout). */
+  count?(): Promise<number>;
   /** Deletes, then puts, in one transaction: all or nothing (a key in both is put). */
   write(puts: readonly (readonly [string, unknown])[], dels?: readonly string[]): Promise<void>;
 }
@@ -59,6 +61,7 @@ export function idbBackend(store: UseStore): Backend {
         const [keys, values] = await Promise.all([promisifyRequest(s.getAllKeys()), promisifyRequest(s.getAll())]);
         return keys.map((k, i): [string, unknown] => [String(k), values[i]]);
       }),
+    count: () => store('readonly', (s) => promisifyRequest(s.count())),
     write: (puts, dels = []) =>
       store('readwrite', (s) => {
         for (const k of dels) s.delete(k);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { answer, BERLIN, freshStore, rawAll, rawPut, T0 } from './store-helpers.ts';
+import { answer, BERLIN, freshStore, rawAll, rawPut, T0, tabStorageFake } from './store-helpers.ts';
 import {
   closeProgress,
   computeStats,
@@ -73,7 +73,7 @@ describe('openProgress', () => {
     const failing: UseStore = track(() =>
       Promise.reject(new DOMException('The user denied permission', 'SecurityError')),
     );
-    const p = await openProgress(failing, quiet);
+    const p = await openProgress(failing, { ...quiet, tabStorage: tabStorageFake() });
     await recordAnswer(answer(1), failing);
     const s = p.snapshot();
     expect(s.persistent).toBe(false);
