@@ -24,11 +24,11 @@ export type { AppEvent };
 export * as progress from './progress.ts';
 
 let stopCurrent: (() => void) | null = null;
-let chain: Promise<unknown> = Promise.resolve();
+const pending = new Set<Promise<unknown>>();
 
 /** Resolves when every event received so far has been recorded (tests; before a page unloads). */
-export function whenRecorded(): Promise<void> {
-  return chain.then(() => undefined);
+export async function whenRecorded(): Promise<void> {
+  while (pending.size) await Promise.all([...pending]);
 }
 
 /** Records one app event (validated by the store). */
@@ -61,8 +61,14 @@ export function listenForProgress(
   if (stopCurrent) return stopCurrent;
   if (typeof window === 'undefined') return () => {};
   void openProgress(store); // start reading now, so the first answer does not wait for it
+  // Each event is recorded at once, not after the previous one's write: the store keeps them in
+  // order (each waits for the same open, then updates memory synchronously), and IndexedDB runs
+  // the writes in the order they were made, so nothing waits in a queue when the tab closes.
   const queue = (e: AppEvent) => {
-    chain = chain.then(() => recordAppEvent(e, store)).catch(onError);
+    const p: Promise<unknown> = recordAppEvent(e, store)
+      .catch(onError)
+      .finally(() => pending.delete(p));
+    pending.add(p);
   };
   for (const e of backlog) queue(e);
   const offs = APP_EVENT_TYPES.map((type) => on(type, (detail) => queue({ type, detail } as AppEvent)));
