@@ -124,7 +124,7 @@ export function createProgressQueue(options: ProgressQueueOptions): ProgressQueu
       full = true;
       loading ??= options.loadStore().then(async (listen) => {
         const { progress } = listen;
-        const p = await progress.openProgress(store);
+        const p = await progress.openProgress({}, store);
         for (;;) {
           await settled();
           if (!waiting.length) break;
@@ -135,7 +135,7 @@ export function createProgressQueue(options: ProgressQueueOptions): ProgressQueu
         }
         for (const stop of stopListening ?? []) stop();
         stopListening = null;
-        listen.listenForProgress(store);
+        listen.listenForProgress({}, store);
         for (const fn of onLoad.splice(0)) fn(progress);
         return progress;
       });

@@ -15,7 +15,7 @@
  *   cache:schedule    the FSRS schedule folded so far (derived; rebuilt when it does not match)
  * Everything else (streak, saved cards, review queue, stats) is derived from the events.
  *
- * Lifecycle: `openProgress(store)` reads every record once, validates each (read.ts; zod, with a
+ * Lifecycle: `openProgress(options, store)` reads every record once, validates each (read.ts; zod, with a
  * proven-equivalent fast path for answers in src/schemas/parse-event.ts), moves the
  * failures to `q:` (reported in `snapshot().quarantined`, never dropped), migrates, and joins the
  * other tabs' BroadcastChannel. One open store per `UseStore`: later calls get the same one.
@@ -62,7 +62,14 @@ import {
 } from './record.ts';
 import { reviewQueue, retakeMistakes, type AnswerKind, type ReviewQueue } from '../lib/review.ts';
 import { savedState, type ImportPreview, type ImportRefusal } from '../lib/backup.ts';
-import type { AnswerDetail, CardReadDetail, LabDoneDetail, QuizDoneDetail } from '../lib/events.ts';
+import type {
+  AnswerDetail,
+  AnswerUndoneDetail,
+  CardReadDetail,
+  LabDoneDetail,
+  QuizDoneDetail,
+  SaveToggledDetail,
+} from '../lib/events.ts';
 import type { AnswerEvent, ProgressEvent, Zone } from '../schemas/progress-event.ts';
 
 export { measure } from './timing.ts';
@@ -78,8 +85,11 @@ export type { WithZone } from './record.ts';
 
 const opened = new WeakMap<UseStore, Promise<Progress>>();
 
-/** Opens (once per store) and loads the progress store. Never rejects: storage failure → memory. */
-export function openProgress(store: UseStore = defaultStore(), options: OpenOptions = {}): Promise<Progress> {
+/**
+ * Opens (once per store) and loads the progress store. Never rejects: storage failure → memory.
+ * `options` count only for the first open of `store`.
+ */
+export function openProgress(options: OpenOptions = {}, store: UseStore = defaultStore()): Promise<Progress> {
   let p = opened.get(store);
   if (!p) {
     const progress = new Progress(idbBackend(store), options);
@@ -109,14 +119,14 @@ export function zoneFor(at: number, given: Partial<Zone> = {}): Zone {
 
 /** The current snapshot, after opening the store if needed. */
 export async function loadProgress(store: UseStore = defaultStore()): Promise<ProgressSnapshot> {
-  return (await openProgress(store)).snapshot();
+  return (await openProgress({}, store)).snapshot();
 }
 
 /** Calls `fn` with each new snapshot (this tab or another); returns the unsubscribe function. */
 export function subscribe(fn: (s: ProgressSnapshot) => void, store: UseStore = defaultStore()): () => void {
   let off: (() => void) | null = null;
   let stopped = false;
-  void openProgress(store).then((p) => {
+  void openProgress({}, store).then((p) => {
     if (!stopped) off = p.subscribe(fn);
   });
   return () => {
@@ -129,7 +139,7 @@ export function subscribe(fn: (s: ProgressSnapshot) => void, store: UseStore = d
 export function watchProgress(fn: (s: ProgressSnapshot) => void, store: UseStore = defaultStore()): () => void {
   let off: (() => void) | null = null;
   let stopped = false;
-  void openProgress(store).then((p) => {
+  void openProgress({}, store).then((p) => {
     if (stopped) return;
     off = p.subscribe(fn);
     fn(p.snapshot());
@@ -145,7 +155,9 @@ export async function recordAnswer(
   detail: WithZone<AnswerDetail> & { kind?: AnswerKind },
   store: UseStore = defaultStore(),
 ): Promise<AnswerEvent> {
-  const [saved] = await (await openProgress(store)).append([buildRecord({ type: 'answer', detail }, offsetMinutesIn)]);
+  const [saved] = await (
+    await openProgress({}, store)
+  ).append([buildRecord({ type: 'answer', detail }, offsetMinutesIn)]);
   return saved as AnswerEvent;
 }
 
@@ -154,7 +166,7 @@ export async function recordCardRead(
   detail: WithZone<CardReadDetail>,
   store: UseStore = defaultStore(),
 ): Promise<void> {
-  await (await openProgress(store)).append([buildRecord({ type: 'card-read', detail }, offsetMinutesIn)]);
+  await (await openProgress({}, store)).append([buildRecord({ type: 'card-read', detail }, offsetMinutesIn)]);
 }
 
 /** Records a finished quiz ('saturate:quiz-done'). */
@@ -162,37 +174,31 @@ export async function recordQuizDone(
   detail: WithZone<QuizDoneDetail>,
   store: UseStore = defaultStore(),
 ): Promise<void> {
-  await (await openProgress(store)).append([buildRecord({ type: 'quiz-done', detail }, offsetMinutesIn)]);
+  await (await openProgress({}, store)).append([buildRecord({ type: 'quiz-done', detail }, offsetMinutesIn)]);
 }
 
 /** Records a completed lab ('saturate:lab-done'). */
 export async function recordLabDone(detail: WithZone<LabDoneDetail>, store: UseStore = defaultStore()): Promise<void> {
-  await (await openProgress(store)).append([buildRecord({ type: 'lab-done', detail }, offsetMinutesIn)]);
+  await (await openProgress({}, store)).append([buildRecord({ type: 'lab-done', detail }, offsetMinutesIn)]);
 }
 
-/** Saves or unsaves a card (no event when it is already in that state). */
-export async function setSaved(
-  cardId: string,
-  saved: boolean,
-  now: number,
-  store: UseStore = defaultStore(),
-  zone: Partial<Zone> = {},
-): Promise<void> {
-  const p = await openProgress(store);
+/** Saves or unsaves a card ('saturate:save-toggled'; no event when it is already in that state). */
+export async function setSaved(detail: WithZone<SaveToggledDetail>, store: UseStore = defaultStore()): Promise<void> {
+  const { cardId, saved, at, ...zone } = detail;
+  const p = await openProgress({}, store);
   if ((savedState(p.snapshot().events).get(cardId)?.saved ?? false) === saved) return;
-  await p.append([savedRecord(cardId, saved, now, zone, offsetMinutesIn)]);
+  await p.append([savedRecord(cardId, saved, at, zone, offsetMinutesIn)]);
 }
 
 /** Flips a card's saved state; returns the new state. */
 export async function toggleSaved(
-  cardId: string,
-  now: number,
+  detail: WithZone<{ cardId: string; at: number }>,
   store: UseStore = defaultStore(),
-  zone: Partial<Zone> = {},
 ): Promise<boolean> {
-  const p = await openProgress(store);
+  const { cardId, at, ...zone } = detail;
+  const p = await openProgress({}, store);
   const next = !(savedState(p.snapshot().events).get(cardId)?.saved ?? false);
-  await p.append([savedRecord(cardId, next, now, zone, offsetMinutesIn)]);
+  await p.append([savedRecord(cardId, next, at, zone, offsetMinutesIn)]);
   return next;
 }
 
@@ -201,14 +207,14 @@ export async function toggleSaved(
  * rollback). Returns that answer (to show its question again), or null when there is none.
  */
 export async function undoLast(
-  now: number,
+  detail: WithZone<{ at: number }>,
   store: UseStore = defaultStore(),
-  zone: Partial<Zone> = {},
 ): Promise<AnswerEvent | null> {
-  const p = await openProgress(store);
+  const { at, ...zone } = detail;
+  const p = await openProgress({}, store);
   const target = lastActiveAnswer(p.snapshot().events);
   if (!target) return null;
-  await p.append([undoRecord(target, now, zone, offsetMinutesIn)]);
+  await p.append([undoRecord(target, at, zone, offsetMinutesIn)]);
   return target;
 }
 
@@ -219,27 +225,24 @@ export async function undoLast(
  * the one the learner sees (an older answer to the same question keeps counting).
  */
 export async function undoAnswer(
-  match: { questionId: string; answeredAt?: number },
-  now: number,
+  detail: WithZone<Omit<AnswerUndoneDetail, 'answeredAt'> & { answeredAt?: number }>,
   store: UseStore = defaultStore(),
-  zone: Partial<Zone> = {},
 ): Promise<AnswerEvent | null> {
-  const p = await openProgress(store);
-  const answers = p.snapshot().answers.filter((a) => a.questionId === match.questionId);
-  const target = match.answeredAt === undefined ? answers.at(-1) : answers.findLast((a) => a.at === match.answeredAt);
+  const { questionId, answeredAt, at, ...zone } = detail;
+  const p = await openProgress({}, store);
+  const answers = p.snapshot().answers.filter((a) => a.questionId === questionId);
+  const target = answeredAt === undefined ? answers.at(-1) : answers.findLast((a) => a.at === answeredAt);
   if (!target) return null;
-  await p.append([undoRecord(target, now, zone, offsetMinutesIn)]);
+  await p.append([undoRecord(target, at, zone, offsetMinutesIn)]);
   return target;
 }
 
-/** Due questions first (most overdue first), then up to `newLimit` new ones, from `bank`. */
+/** Due questions first (most overdue first), then up to `newLimit` new ones (default 10), from `bank`. */
 export async function getReviewQueue<Q extends { id: string }>(
-  bank: readonly Q[],
-  now: number,
+  query: { bank: readonly Q[]; now: number; newLimit?: number },
   store: UseStore = defaultStore(),
-  newLimit?: number,
 ): Promise<ReviewQueue<Q>> {
-  return reviewQueue(bank, (await loadProgress(store)).schedule, now, newLimit);
+  return reviewQueue(query.bank, (await loadProgress(store)).schedule, query.now, query.newLimit);
 }
 
 /** Question ids answered wrong and not answered right since, most recent first. */
@@ -249,10 +252,10 @@ export async function getRetakeQuestionIds(store: UseStore = defaultStore()): Pr
 
 /** Streak as of `now` in zone `tz` (the device's by default). */
 export async function getStreak(
-  now: number,
-  tz: string = deviceZoneName(now),
+  query: { now: number; tz?: string },
   store: UseStore = defaultStore(),
 ): Promise<StreakSummary> {
+  const { now, tz = deviceZoneName(now) } = query;
   return computeStreak(streakEvents(await loadProgress(store)), now, tz);
 }
 
@@ -301,7 +304,7 @@ export async function exportBackup(
   now: number,
   store: UseStore = defaultStore(),
 ): Promise<{ fileName: string; text: string }> {
-  const { fileName, text } = (await openProgress(store)).exportBackup(now);
+  const { fileName, text } = (await openProgress({}, store)).exportBackup(now);
   return { fileName, text };
 }
 
@@ -310,19 +313,19 @@ export async function previewImport(
   text: unknown,
   store: UseStore = defaultStore(),
 ): Promise<ImportPreview | ImportRefusal> {
-  return (await openProgress(store)).previewImport(text);
+  return (await openProgress({}, store)).previewImport(text);
 }
 
 /** Merges a backup: union by id, stored records win; a refused file changes nothing. */
 export async function applyImport(text: unknown, store: UseStore = defaultStore()): Promise<ImportResult> {
-  return (await openProgress(store)).applyImport(text);
+  return (await openProgress({}, store)).applyImport(text);
 }
 
 /** Storage used and available (bytes), or null where the browser does not say. */
 export async function storageEstimate(
   store: UseStore = defaultStore(),
 ): Promise<{ usageBytes: number; quotaBytes: number } | null> {
-  return (await openProgress(store)).estimate();
+  return (await openProgress({}, store)).estimate();
 }
 
 /**

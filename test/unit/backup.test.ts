@@ -23,7 +23,7 @@ afterEach(async () => {
 async function storeWith(n: number): Promise<UseStore> {
   const { store } = freshStore();
   opened.push(store);
-  await openProgress(store, { tabs: false, storage: null });
+  await openProgress({ tabs: false, storage: null }, store);
   for (let i = 0; i < n; i++) await recordAnswer(answer(i), store);
   return store;
 }
@@ -36,7 +36,7 @@ const eventKeys = async (s: UseStore) =>
 describe('export and import', () => {
   test('a backup restores everything into an empty store', async () => {
     const from = await storeWith(6);
-    await toggleSaved('meters/gpu-util', T0, from);
+    await toggleSaved({ cardId: 'meters/gpu-util', at: T0 }, from);
     const { text, fileName } = await exportBackup(T0 + 1000, from);
     expect(fileName).toBe('saturate-progress-2026-03-28.json');
     const to = await storeWith(0);
@@ -67,9 +67,9 @@ describe('export and import', () => {
 
   test('an older backup never undoes a newer save or replaces a stored record', async () => {
     const store = await storeWith(1);
-    await toggleSaved('meters/a', T0, store); // saved
+    await toggleSaved({ cardId: 'meters/a', at: T0 }, store); // saved
     const { text: old } = await exportBackup(T0, store);
-    await toggleSaved('meters/a', T0 + 60_000, store); // unsaved later
+    await toggleSaved({ cardId: 'meters/a', at: T0 + 60_000 }, store); // unsaved later
     const tampered = JSON.parse(old) as { events: { type: string; correct?: boolean }[] };
     tampered.events.filter((e) => e.type === 'answer').forEach((e) => (e.correct = !e.correct));
     const before = await rawAll(store);

@@ -27,7 +27,7 @@ function page(store: UseStore, loadStore: () => Promise<Listen> = () => import('
   queue.start();
   cleanup.push(
     () => writer.close(),
-    async () => (await import('../../src/store/listen.ts')).listenForProgress(store)(),
+    async () => (await import('../../src/store/listen.ts')).listenForProgress({}, store)(),
     () => closeProgress(store),
   );
   return { win, doc, queue };

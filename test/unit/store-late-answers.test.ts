@@ -26,7 +26,7 @@ const HOUR_MS = 3_600_000;
 const opened: UseStore[] = [];
 const open = (s: UseStore) => {
   opened.push(s);
-  return openProgress(s, { tabs: false, storage: null, clock: () => T0 });
+  return openProgress({ tabs: false, storage: null, clock: () => T0 }, s);
 };
 afterEach(async () => {
   for (const s of opened.splice(0)) await closeProgress(s);
@@ -78,8 +78,7 @@ describe('undo removes exactly the answer it shows', () => {
     await open(store);
     const old = await recordAnswer(answer(1, { questionId: 'q-late', at: T0 }), store);
     const undone = await undoAnswer(
-      { questionId: 'q-late', answeredAt: T0 + 3 * 24 * HOUR_MS },
-      T0 + 80 * HOUR_MS,
+      { questionId: 'q-late', answeredAt: T0 + 3 * 24 * HOUR_MS, at: T0 + 80 * HOUR_MS },
       store,
     );
     expect(undone).toBeNull();
@@ -92,7 +91,7 @@ describe('undo removes exactly the answer it shows', () => {
     const old = await recordAnswer(answer(1, { questionId: 'q-late', at: T0 }), store);
     const lateAt = T0 + 3 * 24 * HOUR_MS;
     const late = await recordAnswer(answer(1, { questionId: 'q-late', at: lateAt, timeMs: 25 * HOUR_MS }), store);
-    expect(await undoAnswer({ questionId: 'q-late', answeredAt: lateAt }, lateAt + 1_000, store)).toMatchObject({
+    expect(await undoAnswer({ questionId: 'q-late', answeredAt: lateAt, at: lateAt + 1_000 }, store)).toMatchObject({
       id: late.id,
     });
     expect((await loadProgress(store)).answers.map((a) => a.id)).toEqual([old.id]);
@@ -110,7 +109,7 @@ describe('a record that cannot be stored is never silent', () => {
     );
     const { store } = freshStore();
     await open(store);
-    const stop = listenForProgress(store);
+    const stop = listenForProgress({}, store);
     emit('saturate:answer', answer(1, { timeMs: 25 * HOUR_MS })); // stored: a late answer is fine
     emit('saturate:answer', answer(2, { questionId: 'not an id' })); // refused: a broken emitter
     await whenRecorded();

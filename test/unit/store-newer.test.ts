@@ -20,7 +20,7 @@ import { makeAnswerEvents } from '../../bench/progress.ts';
 const opened: UseStore[] = [];
 const open = (s: UseStore) => {
   opened.push(s);
-  return openProgress(s, { tabs: false, storage: null, clock: () => T0 });
+  return openProgress({ tabs: false, storage: null, clock: () => T0 }, s);
 };
 afterEach(async () => {
   for (const s of opened.splice(0)) await closeProgress(s);
