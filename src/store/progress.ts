@@ -20,8 +20,10 @@
  * failures to `q:` (reported in `snapshot().quarantined`, never dropped), migrates, and joins the
  * other tabs' BroadcastChannel. One open store per `UseStore`: later calls get the same one.
  * Each record* call validates, updates memory and subscribers at once, then writes its one key.
- * When IndexedDB is missing, blocked (no answer in 5 s) or a write fails, the store keeps
- * working in memory: `snapshot().persistent` is false and `notSaved` says why, for a banner.
+ * When IndexedDB is missing, blocked (no answer in 5 s plus 2 ms per stored record) or a write
+ * fails, the store keeps working in memory, mirrored to sessionStorage so it lasts for the tab
+ * (memory.ts): `snapshot().persistent` is false and `notSaved` says why and for how long, for a
+ * banner. A later page where IndexedDB works stores what the tab kept.
  * Once the learner has a day that counts, `navigator.storage.persist()` is asked once.
  *
  * Migrations (migrations.ts, tested from V1_FIXTURE in test/unit/store-migration.test.ts): v1 kept one `progress`
