@@ -90,6 +90,18 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
       }
     } else if (key.startsWith('q:')) {
       const q = QuarantineSchema.safeParse(value);
+      // Set aside by an older release for what this one accepts (e.g. a late answer's time, now
+      // clamped): it counts again, as a single record, and leaves the quarantine.
+      const now = q.success && !newer ? parseEvent(q.data.value) : null;
+      if (now?.success) {
+        if (!seen.has(now.data.id)) {
+          keep(now.data);
+          singles.push(now.data);
+          puts.push([eventKey(now.data.id), now.data]);
+        }
+        dels.push(key);
+        continue;
+      }
       quarantined.push(q.success ? q.data : { key, value, reason: 'unreadable quarantine record', quarantinedAt: 0 });
     } else if (key === CACHE_KEY) cacheRaw = value;
     else if (key === 'meta') {

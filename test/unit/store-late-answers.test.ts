@@ -119,3 +119,33 @@ describe('a record that cannot be stored is never silent', () => {
     expect(heard[0]).toMatch(/Progress not recorded.*questionId/);
   });
 });
+
+describe('answers an older release set aside', () => {
+  test('a late answer quarantined before counts again on the next load, and leaves the quarantine', async () => {
+    const { store } = freshStore();
+    const record = recordFor({
+      type: 'saturate:answer',
+      detail: { ...answer(3, { timeMs: 25 * HOUR_MS }), offsetMin: 60 },
+    } as AppEvent);
+    const { timeClamped: _, ...raw } = record;
+    const old = { ...raw, timeMs: 25 * HOUR_MS };
+    await rawPut(store, `q:e:${record.id}`, {
+      key: `e:${record.id}`,
+      value: old,
+      reason: 'timeMs: A duration is 0 to 86,400,000 ms.',
+      quarantinedAt: T0,
+    });
+    const s = (await open(store)).snapshot();
+    expect(s.answers).toMatchObject([{ id: record.id, timeMs: 86_400_000, timeClamped: true }]);
+    expect(s.quarantined).toEqual([]);
+    const keys = (await rawAll(store)).map(([k]) => k);
+    expect(keys).toContain(`e:${record.id}`);
+    expect(keys).not.toContain(`q:e:${record.id}`);
+  });
+
+  test('a record still damaged stays quarantined', async () => {
+    const { store } = freshStore();
+    await rawPut(store, 'q:e:1-abcd', { key: 'e:1-abcd', value: { id: '1-abcd' }, reason: 'x', quarantinedAt: T0 });
+    expect((await open(store)).snapshot().quarantined.map((q) => q.key)).toEqual(['e:1-abcd']);
+  });
+});
