@@ -32,16 +32,8 @@
  *
  * Clocks: every function that stamps an event takes `now` (or the detail's `at`) from the caller.
  */
-import { computeStats as computeStatsFrom, type Stats, type StatsOptions } from '../lib/stats.ts';
-import {
-  computeStreak,
-  FREEZE_EVERY_DAYS,
-  localDay,
-  MAX_FREEZES,
-  MS_PER_DAY,
-  offsetMinutesIn,
-  type StreakSummary,
-} from '../lib/streak.ts';
+import { computeStreak, offsetMinutesIn, type StreakSummary } from '../lib/streak.ts';
+import { streakEvents } from './views.ts';
 import {
   lastActiveAnswer,
   Progress,
@@ -52,16 +44,7 @@ import {
 } from './handle.ts';
 import { defaultStore, idbBackend, type UseStore } from './kv.ts';
 import { measure } from './timing.ts';
-import {
-  buildRecord,
-  readStreakCache,
-  savedRecord,
-  undoRecord,
-  writeStreakCache,
-  zoneFor as zoneWith,
-  type StreakCache,
-  type WithZone,
-} from './record.ts';
+import { buildRecord, savedRecord, undoRecord, zoneFor as zoneWith, type WithZone } from './record.ts';
 import { reviewQueue, retakeMistakes, type AnswerKind, type ReviewQueue } from '../lib/review.ts';
 import { savedState, type ImportPreview, type ImportRefusal } from '../lib/backup.ts';
 import type {
@@ -72,9 +55,12 @@ import type {
   QuizDoneDetail,
   SaveToggledDetail,
 } from '../lib/events.ts';
-import type { AnswerEvent, ProgressEvent, Zone } from '../schemas/progress-event.ts';
+import type { AnswerEvent, Zone } from '../schemas/progress-event.ts';
 
 export { measure } from './timing.ts';
+export { computeStats, streakEvents, streakOf } from './views.ts';
+/** The header badge's cached streak for today, if any (see record.ts). */
+export { readStreakCache } from './record.ts';
 export { Progress, ProgressRecordError, deviceZoneName, NOT_SAVED_MESSAGES } from './handle.ts';
 export type { ImportResult, NotSavedReason, OpenOptions, ProgressSnapshot, StorageManagerLike } from './handle.ts';
 export { createProgressStore, defaultStore, type UseStore } from './kv.ts';
@@ -261,46 +247,6 @@ export async function getStreak(
   return computeStreak(streakEvents(await loadProgress(store)), now, tz);
 }
 
-/**
- * The streak in a snapshot as of `now`, in the device's zone then (or `tz`). Sync. In a browser,
- * for a saved (persistent) log in the device's zone, it also refreshes the header badge's cached
- * summary (record.ts `StreakCache`), so pages that only write progress need no store for it.
- */
-export function streakOf(s: ProgressSnapshot, now: number, tz: string = deviceZoneName(now)): StreakSummary {
-  const events = streakEvents(s);
-  const streak = computeStreak(events, now, tz);
-  if (
-    typeof window !== 'undefined' &&
-    s.persistent &&
-    tz === deviceZoneName(now) &&
-    Math.abs(now - Date.now()) < 60_000
-  ) {
-    const today = localDay(now, tz);
-    const todayEvents = events.filter(
-      (e) => e.at > now - 2 * MS_PER_DAY && localDay(e.at, e.tz, e.offsetMin) === today,
-    );
-    writeStreakCache(streakCacheOf(streak, now, tz, todayEvents));
-  }
-  return streak;
-}
-
-/** The header badge's cached streak for today, if any (see record.ts). */
-export { readStreakCache };
-
-/** The events streaks count: active answers, card reads and passed labs. */
-export function streakEvents(s: ProgressSnapshot): ProgressEvent[] {
-  return [...s.answers, ...s.events.filter((e) => e.type === 'card-read' || (e.type === 'lab-done' && e.passed))];
-}
-
-/** Stats-page numbers from a snapshot (uses its schedule: no refold). */
-export function computeStats(
-  snapshot: ProgressSnapshot,
-  now: number,
-  options: Omit<StatsOptions, 'schedule'> = {},
-): Stats {
-  return computeStatsFrom(snapshot.events, now, { ...options, schedule: snapshot.schedule });
-}
-
 /** Everything as a versioned JSON backup: `{ fileName, text }` to offer as a download. */
 export async function exportBackup(
   now: number,
@@ -328,37 +274,4 @@ export async function storageEstimate(
   store: UseStore = defaultStore(),
 ): Promise<{ usageBytes: number; quotaBytes: number } | null> {
   return (await openProgress({}, store)).estimate();
-}
-
-/**
- * The cache entry for a streak computed by the full store. `todayEvents`: the streak events
- * (active answers and card reads) of today. A pending today becomes done with one more day on the
- * run (a broken run restarts at 1): see computeStreak in src/lib/streak.ts.
- */
-function streakCacheOf(
-  streak: Pick<StreakSummary, 'current' | 'todayDone' | 'freezesHeld'>,
-  now: number,
-  tz: string,
-  todayEvents: readonly { type: string }[],
-): StreakCache {
-  let answersToday = 0;
-  let readToday = false;
-  for (const e of todayEvents) {
-    if (e.type === 'answer') answersToday++;
-    else if (e.type === 'card-read') readToday = true;
-  }
-  return {
-    day: localDay(now, tz),
-    tz,
-    current: streak.current,
-    todayDone: streak.todayDone,
-    freezesHeld: streak.freezesHeld,
-    currentIfTodayDone: streak.todayDone ? streak.current : streak.current + 1,
-    freezesIfTodayDone:
-      streak.todayDone || (streak.current + 1) % FREEZE_EVERY_DAYS !== 0
-        ? streak.freezesHeld
-        : Math.min(MAX_FREEZES, streak.freezesHeld + 1),
-    answersToday,
-    readToday,
-  };
 }
