@@ -127,4 +127,26 @@ test.describe('progress is never lost', () => {
     const again = await openProgress(a);
     await expect(again.getByTestId('total-answers')).toHaveText('600');
   });
+
+  test('while the store is slow to answer, /progress/ says it is still loading, then shows everything', async ({
+    page,
+  }) => {
+    await page.clock.install();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    await page.route('**/_astro/listen.*.js', async (route) => {
+      await gate; // the full store's chunk (and so its open) waits, as on a slow device
+      await route.continue();
+    });
+    await page.goto('/progress/');
+    const loading = page.getByTestId('loading');
+    await expect(loading).toHaveText('Loading your progress…');
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0); // hydrated: its timer runs
+    await page.clock.runFor(5_000);
+    await expect(loading).toHaveText(/^Still loading your progress.*Nothing is lost\.$/);
+    await expect(page.locator('[data-not-saved-note]')).toBeHidden();
+    release();
+    await expect(page.getByTestId('dashboard')).toBeVisible();
+    await expect(page.getByTestId('not-saved')).toHaveCount(0);
+  });
 });
