@@ -4,7 +4,6 @@
  */
 import { activeAnswers, buildSchedule, type Schedule } from '../lib/review.ts';
 import { activeDays } from '../lib/streak.ts';
-import { withTimeout } from '../lib/timeout.ts';
 import {
   backupFileName,
   backupToText,
@@ -21,12 +20,11 @@ import { CACHE_KEY, scheduleFromCache, scheduleToCache } from './cache.ts';
 import { compaction } from './chunks.ts';
 import { readRecords } from './read.ts';
 import { deviceZoneName, eventKey } from './record.ts';
-import type { Backend } from './kv.ts';
+import { OpenTimeoutError, readAllWithin, type Backend } from './kv.ts';
 import { CURRENT_SCHEMA_VERSION } from './migrations.ts';
 import {
   compareEvents,
   describeIssues,
-  type AnswerEvent,
   type Meta,
   type ProgressEvent,
   type QuarantinedRecord,
@@ -37,6 +35,7 @@ import { measure, nowMs } from './timing.ts';
 
 import {
   notSavedMessage,
+  ProgressRecordError,
   type ImportResult,
   type NotSavedReason,
   type OpenOptions,
@@ -46,7 +45,7 @@ import {
 import {
   clearTabRecords,
   memoryBackend,
-  readTabRecords,
+  tabEvents,
   sessionTabStorage,
   tabBackend,
   type TabBackend,
@@ -102,13 +101,9 @@ export class Progress {
     let entries: [string, unknown][];
     let t = nowMs();
     try {
-      const baseMs = this.options.openTimeoutMs ?? 5000;
-      const timeout = () => new TimeoutError('timed out');
-      const count = (await withTimeout(this.backend.count?.() ?? Promise.resolve(0), baseMs, timeout)) as number;
-      const perRecordMs = this.options.openTimeoutMsPerRecord ?? 2;
-      entries = await withTimeout(this.backend.readAll(), baseMs + count * perRecordMs, timeout);
+      entries = await readAllWithin(this.backend, this.options.openTimeoutMs, this.options.openTimeoutMsPerRecord);
     } catch (err) {
-      this.toMemory(err instanceof TimeoutError ? 'blocked' : 'unavailable');
+      this.toMemory(err instanceof OpenTimeoutError ? 'blocked' : 'unavailable');
       entries = await this.backend.readAll(); // what earlier pages of this tab kept
     }
     const fromStorage = this.backend.persistent;
@@ -119,7 +114,7 @@ export class Progress {
     this.quarantined.push(...r.quarantined);
     if (meta.success) this.meta = meta.data;
     // Kept for this tab while storage failed on an earlier page: shown now, stored once it works.
-    const fromTab = fromStorage ? this.keptForTab(events) : [];
+    const fromTab = fromStorage ? tabEvents(this.tabStorage, events) : [];
     events.push(...fromTab);
     if (newer) this.toMemory('newer-version');
     else {
@@ -304,22 +299,6 @@ export class Progress {
     this.emit();
   }
 
-  /** The valid events an earlier page of this tab kept in memory that `have` lacks. */
-  private keptForTab(have: readonly ProgressEvent[]): ProgressEvent[] {
-    const ids = new Set(have.map((e) => e.id));
-    const out: ProgressEvent[] = [];
-    for (const [, value] of readTabRecords(this.tabStorage)) {
-      for (const item of Array.isArray(value) ? value : [value]) {
-        const e = parseEvent(item);
-        if (e.success && !ids.has(e.data.id)) {
-          ids.add(e.data.id);
-          out.push(e.data);
-        }
-      }
-    }
-    return out;
-  }
-
   /** Asks once, when the learner first has a day that counts, for storage the browser will not evict. */
   private async maybePersist(): Promise<void> {
     if (
@@ -344,29 +323,9 @@ export class Progress {
   }
 }
 
-/** A recorded event that does not validate (a bug in the emitter). */
-export class ProgressRecordError extends Error {
-  constructor(issues: string) {
-    super(
-      `Progress not recorded: the event is malformed (${issues}). Fix the emitter to send the fields in src/lib/events.ts.`,
-    );
-    this.name = 'ProgressRecordError';
-  }
-}
-
-class TimeoutError extends Error {}
+export { ProgressRecordError };
 
 export { deviceZoneName };
 
-/** Helper for tests and the store: is this answer the newest one that still counts? */
-export function lastActiveAnswer(events: readonly ProgressEvent[]): AnswerEvent | null {
-  const undone = new Set<string>();
-  for (const e of events) if (e.type === 'undo') undone.add(e.targetId);
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i]!;
-    if (e.type === 'answer' && !undone.has(e.id)) return e;
-  }
-  return null;
-}
-
+export { lastActiveAnswer } from './views.ts';
 export { memoryBackend };

@@ -7,6 +7,7 @@
  * - `tabBackend()` (memory.ts): the same in a Map kept for the tab, used when IndexedDB is unavailable.
  */
 import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
+import { withTimeout } from '../lib/timeout.ts';
 
 export type { UseStore };
 
@@ -69,4 +70,19 @@ export function idbBackend(store: UseStore): Backend {
         return promisifyRequest(s.transaction);
       }),
   };
+}
+
+/** The store did not answer in time (the open gives up and keeps progress in memory). */
+export class OpenTimeoutError extends Error {
+  override name = 'OpenTimeoutError';
+}
+
+/**
+ * Every record, within `baseMs` (default 5000) plus `perRecordMs` (default 2) per stored record,
+ * counted first: a slow device reading a long log is given time; storage that never answers is not.
+ */
+export async function readAllWithin(backend: Backend, baseMs = 5000, perRecordMs = 2): Promise<[string, unknown][]> {
+  const timeout = () => new OpenTimeoutError('storage did not answer');
+  const count = await withTimeout(backend.count?.() ?? Promise.resolve(0), baseMs, timeout);
+  return withTimeout(backend.readAll(), baseMs + count * perRecordMs, timeout);
 }

@@ -9,6 +9,8 @@
  * Export on the spot. When IndexedDB works again on a later page, the store writes these records
  * into it and clears the mirror (handle.ts `load`).
  */
+import type { ProgressEvent } from '../schemas/progress-event.ts';
+import { parseEvent } from '../schemas/parse-event.ts';
 import type { Backend } from './kv.ts';
 
 /** The sessionStorage key of the records kept for this tab. */
@@ -94,4 +96,20 @@ export function memoryBackend(initial: Iterable<readonly [string, unknown]> = []
   const b = tabBackend(null);
   void b.write([...initial]);
   return b;
+}
+
+/** The valid events an earlier page of this tab kept (`storage`) that `have` lacks. */
+export function tabEvents(storage: TabStorage | null, have: readonly ProgressEvent[]): ProgressEvent[] {
+  const ids = new Set(have.map((e) => e.id));
+  const out: ProgressEvent[] = [];
+  for (const [, value] of readTabRecords(storage)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const e = parseEvent(item);
+      if (e.success && !ids.has(e.data.id)) {
+        ids.add(e.data.id);
+        out.push(e.data);
+      }
+    }
+  }
+  return out;
 }

@@ -92,3 +92,13 @@ export function notSavedMessage(reason: NotSavedReason, keptFor: KeptFor, err?: 
   if (keptFor === 'tab') return tab;
   return `${tab.replace(/ until you close this tab| until then nothing new is saved/, '').replace(/\.$/, '')}. This browser will not keep it past this page either: export a backup now (the Export button here) to keep it.`;
 }
+
+/** A recorded event that does not validate (a bug in the emitter). */
+export class ProgressRecordError extends Error {
+  constructor(issues: string) {
+    super(
+      `Progress not recorded: the event is malformed (${issues}). Fix the emitter to send the fields in src/lib/events.ts.`,
+    );
+    this.name = 'ProgressRecordError';
+  }
+}

@@ -11,7 +11,7 @@ import {
   MS_PER_DAY,
   type StreakSummary,
 } from '../lib/streak.ts';
-import type { ProgressEvent } from '../schemas/progress-event.ts';
+import type { AnswerEvent, ProgressEvent } from '../schemas/progress-event.ts';
 import type { ProgressSnapshot } from './snapshot.ts';
 import { deviceZoneName, writeStreakCache, type StreakCache } from './record.ts';
 
@@ -83,4 +83,15 @@ function streakCacheOf(
     answersToday,
     readToday,
   };
+}
+
+/** Helper for tests and the store: is this answer the newest one that still counts? */
+export function lastActiveAnswer(events: readonly ProgressEvent[]): AnswerEvent | null {
+  const undone = new Set<string>();
+  for (const e of events) if (e.type === 'undo') undone.add(e.targetId);
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === 'answer' && !undone.has(e.id)) return e;
+  }
+  return null;
 }
