@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { makeAnswerEvents } from '../test/fixtures/answer-events.ts';
-import { ProgressEventSchema } from '../src/store/schema.ts';
+import { ProgressEventSchema } from '../src/schemas/progress-event.ts';
 
 export interface ProgressBenchResult {
   events: number;
@@ -43,10 +43,10 @@ export async function benchProgress(count = 50_000): Promise<ProgressBenchResult
   await idbBackend(store).write([['meta', { schemaVersion: 2 }], ...events.map((e) => [`e:${e.id}`, e] as const)]);
   const opts = { tabs: false, storage: null } as const;
 
-  const [, coldOpenMs] = await time(() => openProgress(store, opts)); // no schedule cache yet: full fold
+  const [, coldOpenMs] = await time(() => openProgress(opts, store)); // no schedule cache yet: full fold
   await closeProgress(store);
   await new Promise((r) => setTimeout(r, 50)); // let the cache write land
-  const [p, warmOpenMs] = await time(() => openProgress(store, opts));
+  const [p, warmOpenMs] = await time(() => openProgress(opts, store));
   const snap = p.snapshot();
   computeStats(snap, now, { tz: 'Europe/Berlin' }); // JIT warm-up
   const [, statsMs] = await time(() => computeStats(snap, now, { tz: 'Europe/Berlin' }));

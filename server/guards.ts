@@ -16,7 +16,7 @@ export const SECURITY_HEADERS = {
 /** Every error the server answers: `{ error }` as JSON with a status. */
 export const jsonError = (
   c: Context,
-  status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 500 | 503,
+  status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 500 | 502 | 503,
   error: string,
 ): Response => c.json({ error }, status);
 

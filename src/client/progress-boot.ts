@@ -14,97 +14,43 @@
  * database, an undo: it needs the log), the full store is loaded and records it
  * (falling back to memory, which shows the "not saved" note). Once the full store is asked for,
  * the write path's pending writes finish first, so it reads them back with the rest of the log.
+ * The queue itself (order, hand-over, flushing on pagehide) is src/client/progress-queue.ts.
  */
-import { APP_EVENT_TYPES, emit, on, type AppEvent } from '../lib/events.ts';
+import { emit } from '../lib/events.ts';
 import type { StreakSummary } from '../lib/streak.ts';
 import { streakLabel } from '../lib/streak-label.ts';
 import { withBase } from '../lib/base-path.ts';
 // The write path is small (~2 KB gzip with idb-keyval) and needed at once on most pages (the
 // badge's first-visit check), so it is part of this chunk rather than one more request.
-import * as appendModule from '../store/append.ts';
-import { readStreakCache, STREAK_CACHE_EVENT, STREAK_CACHE_KEY } from '../store/record.ts';
+import { cacheEmptyStreak, createAppendWriter } from '../store/append.ts';
+import { PROGRESS_ERROR_EVENT, readStreakCache, STREAK_CACHE_EVENT, STREAK_CACHE_KEY } from '../store/record.ts';
+import { createProgressQueue, type ProgressModule } from './progress-queue.ts';
 
-type ProgressModule = typeof import('../store/progress.ts');
-
-const backlog: AppEvent[] = [];
-/** Records the write path built but could not store: the full store stores them first. */
-const unsaved: unknown[] = [];
-let stopBuffering: (() => void)[] | null = null;
-let loading: Promise<ProgressModule> | null = null;
-/** Set once the full store is asked for: from then on events wait for it (in `backlog`). */
-let fullWanted = false;
-let writes: Promise<unknown> = Promise.resolve();
-const onLoad: ((p: ProgressModule) => void)[] = [];
-
-/** Runs `step` after every event heard so far has been written or handed on (in order). */
-function afterWrites<T>(step: () => T | Promise<T>): Promise<T> {
-  const p = writes.then(step);
-  writes = p.catch(() => undefined);
-  return p;
-}
-
-function heard(e: AppEvent): void {
-  void afterWrites(async () => {
-    if (fullWanted) return void backlog.push(e);
-    let record: unknown;
-    try {
-      const r = appendModule.recordFor(e);
-      record = r;
-      await appendModule.writeRecord(r);
-    } catch (err) {
-      if (record !== undefined) unsaved.push(record);
-      else backlog.push(e);
-      if (err instanceof Error && err.name !== 'WriteRefused' && err.name !== 'StorageUnavailableError')
-        console.warn(err);
-      fullWanted = true;
-      void progressStore().catch(() => undefined);
-    }
-  });
-}
+/** The page's write path and queue (src/client/progress-queue.ts has the lifecycle). */
+const writer = createAppendWriter();
+const queue = createProgressQueue({
+  writer,
+  loadStore: () => import('../store/listen.ts'),
+  ...(typeof document !== 'undefined' ? { page: { window, document } } : {}),
+});
 
 /** Starts keeping app events until the store is loaded. Idempotent; called on import in a browser. */
 export function bufferProgressEvents(): void {
-  if (stopBuffering || loading || typeof window === 'undefined') return;
-  stopBuffering = APP_EVENT_TYPES.map((type) => on(type, (detail) => heard({ type, detail } as AppEvent)));
+  queue.start();
 }
 
 /**
- * The progress store's API (src/store/progress.ts), loaded once; from then on every app event is
- * recorded by it. Never rejects for storage reasons (the store falls back to memory); a failed
- * chunk load (offline before the worker cached it) rejects, and the caller shows nothing.
+ * The progress store's API (src/store/progress.ts), loaded and opened once; from then on every app
+ * event is recorded by it. Never rejects for storage reasons (the store falls back to memory); a
+ * failed chunk load (offline before the worker cached it) rejects, and the caller shows nothing.
  */
 export function progressStore(): Promise<ProgressModule> {
-  fullWanted = true;
-  loading ??= import('../store/listen.ts').then(async (listen) => {
-    const { progress } = listen;
-    for (;;) {
-      await settled();
-      if (!unsaved.length) break;
-      const p = await progress.openProgress();
-      for (const r of unsaved.splice(0)) await p.append([r]).catch((err: unknown) => console.warn(err));
-    }
-    for (const stop of stopBuffering ?? []) stop();
-    stopBuffering = null;
-    listen.listenForProgress(undefined, undefined, backlog.splice(0));
-    for (const fn of onLoad.splice(0)) fn(progress);
-    return progress;
-  });
-  return loading;
-}
-
-/** Waits until no write-path step is pending (steps queued meanwhile included). */
-async function settled(): Promise<void> {
-  let last: Promise<unknown>;
-  do {
-    last = writes;
-    await last;
-  } while (last !== writes);
+  return queue.progressStore();
 }
 
 /** Calls `fn` with the full store once something on the page has loaded it (never loads it). */
 export function whenStoreLoaded(fn: (p: ProgressModule) => void): void {
-  if (loading) void loading.then(fn, () => undefined);
-  else onLoad.push(fn);
+  queue.whenStoreLoaded(fn);
 }
 
 /** What the header badge shows. */
@@ -138,10 +84,12 @@ export function watchStreak(onChange: (s: BadgeStreak, label: string) => void): 
   addEventListener('storage', (e) => e.key === STREAK_CACHE_KEY && show());
   if (show()) return;
   const load = () => void progressStore().catch(() => undefined);
-  void afterWrites(async () => {
-    if (!fullWanted && (await appendModule.storeIsEmpty())) appendModule.cacheEmptyStreak();
-    else load();
-  }).catch(load);
+  void queue
+    .afterWrites(async () => {
+      if (!queue.fullWanted() && (await writer.storeIsEmpty())) cacheEmptyStreak();
+      else load();
+    })
+    .catch(load);
 }
 
 /**
@@ -151,11 +99,13 @@ export function watchStreak(onChange: (s: BadgeStreak, label: string) => void): 
 export function watchSaved(cardId: string, fn: (saved: boolean) => void): void {
   const viaStore = withStore((p) => p.watchProgress((s) => fn(s.savedCardIds.includes(cardId))));
   if (!viaStore) return;
-  void afterWrites(async () => {
-    if (fullWanted) return;
-    const saved = await appendModule.savedStateOf(cardId);
-    if (!viaStore.on) fn(saved);
-  }).catch(() => undefined);
+  void queue
+    .afterWrites(async () => {
+      if (queue.fullWanted()) return;
+      const saved = await writer.savedStateOf(cardId);
+      if (!viaStore.on) fn(saved);
+    })
+    .catch(() => undefined);
 }
 
 /**
@@ -163,7 +113,7 @@ export function watchSaved(cardId: string, fn: (saved: boolean) => void): void {
  * loads it (returns a flag that turns on then, so the caller stops using its cheaper source).
  */
 function withStore(use: (p: ProgressModule) => void): { on: boolean } | null {
-  if (loading) {
+  if (queue.loadingStarted()) {
     void progressStore().then(use, () => undefined);
     return null;
   }
@@ -193,10 +143,24 @@ function notSavedNote(): void {
       return false; // storage blocked entirely: say it on every page rather than never
     }
   };
+  const exportButton = note.querySelector<HTMLButtonElement>('[data-not-saved-export]');
+  exportButton?.addEventListener('click', () => {
+    void progressStore().then(async (p) => {
+      const { fileName, text } = await p.exportBackup(Date.now());
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+      a.download = fileName;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+    });
+  });
   if (typeof indexedDB === 'undefined') void progressStore().catch(() => undefined);
   whenStoreLoaded((p) =>
     p.watchProgress((s) => {
-      if (!s.notSaved || seen() || !note.hidden) return;
+      if (!s.notSaved) return;
+      // Kept for this page only: say it (again) and offer Export on the spot, whatever was seen before.
+      if (exportButton) exportButton.hidden = s.notSaved.keptFor !== 'page';
+      if (s.notSaved.keptFor !== 'page' && (seen() || !note.hidden)) return;
       reason.textContent = `(${s.notSaved.message})`;
       note.hidden = false;
       try {
@@ -206,6 +170,12 @@ function notSavedNote(): void {
       }
     }),
   );
+  // A record that could not be stored at all (not even in memory) is said every time: never silent.
+  addEventListener(PROGRESS_ERROR_EVENT, (e) => {
+    const { message } = (e as CustomEvent<{ message: string }>).detail;
+    reason.textContent = `(Something you just did could not be saved: ${message})`;
+    note.hidden = false;
+  });
   note.querySelector('[data-not-saved-dismiss]')?.addEventListener('click', () => (note.hidden = true));
 }
 

@@ -29,7 +29,7 @@ function idsKey(qs: readonly { id: string }[]): string {
 
 async function buildSession(bank: QuizQuestion[], mode: Mode): Promise<Session> {
   const p = await progressStore();
-  const queue = await p.getReviewQueue(bank, Date.now());
+  const queue = await p.getReviewQueue({ bank, now: Date.now() });
   const byId = new Map(bank.map((q) => [q.id, q]));
   const mistakes = (await p.getRetakeQuestionIds())
     .map((id) => byId.get(id))

@@ -12,10 +12,10 @@ import * as z from 'zod/mini';
 import {
   compareEvents,
   describeIssues,
-  parseEvent,
   type ProgressEvent,
   type ProgressEventType,
-} from '../store/schema.ts';
+} from '../schemas/progress-event.ts';
+import { parseEvent } from '../schemas/parse-event.ts';
 
 export const BACKUP_FORMAT = 'saturate-progress';
 export const BACKUP_VERSION = 1;
@@ -32,8 +32,12 @@ const MAX_DEPTH = 6;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-/** The file's envelope; each of `events` is then checked with `parseEvent` (schema.ts). */
-export const BackupEnvelopeSchema = z.strictObject({
+/**
+ * The file's envelope; each of `events` is then checked with `parseEvent` (src/schemas/parse-event.ts).
+ * Loose: a field a newer release added at the top is ignored (the version says whether the file can
+ * be read at all), and an event's unknown fields are kept.
+ */
+export const BackupEnvelopeSchema = z.looseObject({
   format: z.literal(BACKUP_FORMAT),
   version: z.literal(BACKUP_VERSION),
   exportedAt: z.int().check(z.minimum(0)),

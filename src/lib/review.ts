@@ -11,8 +11,8 @@
  *   older one rebuilds that question from its answers.
  */
 import { createEmptyCard, fsrs, Rating, State, type Card, type Grade, type ReviewLog } from 'ts-fsrs';
-import type { AnswerEvent, UndoEvent } from '../store/schema.ts';
-import { compareEvents } from '../store/schema.ts';
+import type { AnswerEvent, UndoEvent } from '../schemas/progress-event.ts';
+import { compareEvents } from '../schemas/progress-event.ts';
 
 /**
  * A right answer at most this fast (ms) is graded Easy. Single choice is a read-and-pick; multiple
@@ -27,7 +27,10 @@ export const NEW_PER_SESSION = 10;
 const scheduler = fsrs({ request_retention: 0.9, enable_fuzz: false });
 
 /** The answer fields grading needs. */
-export type GradedAnswer = Pick<AnswerEvent, 'correct' | 'timeMs' | 'choice'> & { kind?: AnswerKind | undefined };
+export type GradedAnswer = Pick<AnswerEvent, 'correct' | 'timeMs' | 'choice'> & {
+  kind?: AnswerKind | undefined;
+  timeClamped?: true | undefined;
+};
 
 /**
  * The question kind: as recorded, else inferred from the choice (a number → numeric; several
@@ -39,10 +42,13 @@ export function answerKind(a: GradedAnswer): AnswerKind {
   return a.choice.length > 1 ? 'multiple' : 'single';
 }
 
-/** Wrong → Again, right → Good, right within the kind's Easy threshold → Easy. */
+/**
+ * Wrong → Again, right → Good, right within the kind's Easy threshold → Easy. A clamped time
+ * (`timeClamped`: the device clock was implausible) is no evidence of speed: right → Good.
+ */
 export function gradeAnswer(a: GradedAnswer): Grade {
   if (!a.correct) return Rating.Again;
-  return a.timeMs <= EASY_WITHIN_MS[answerKind(a)] ? Rating.Easy : Rating.Good;
+  return !a.timeClamped && a.timeMs <= EASY_WITHIN_MS[answerKind(a)] ? Rating.Easy : Rating.Good;
 }
 
 /** One question's memory state. */

@@ -2,7 +2,7 @@
  * The stats page's numbers, all computed from the event log. Pure: `now` and zone passed in.
  * One pass over the events; 50,000 answers take a few ms (see bench/progress.ts).
  */
-import type { ProgressEvent } from '../store/schema.ts';
+import type { ProgressEvent } from '../schemas/progress-event.ts';
 import { buildSchedule, type Schedule } from './review.ts';
 import { dayToIso, localDay, weekdayOf } from './streak.ts';
 

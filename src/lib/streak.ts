@@ -21,7 +21,7 @@
  * The header badge follows today without the log (src/store/append.ts on pages that only write
  * progress) from a `StreakToday` summary: `streakToday` builds it, `afterTodayEvent` updates it.
  */
-import type { Zone } from '../store/schema.ts';
+import type { Zone } from '../schemas/progress-event.ts';
 import {
   dayNumber,
   EMPTY_DAY,

@@ -53,46 +53,109 @@ export function recordFor(e: AppEvent): StoredRecord {
   return buildRecord({ type: e.type.slice(9), detail: e.detail } as RecordableDetail);
 }
 
-const TIMEOUT_MS = 5000;
-
-const withTimeout = <T>(p: Promise<T>): Promise<T> =>
-  withTimeoutMs(p, TIMEOUT_MS, () => new WriteRefused('storage did not answer'));
-
-let checked: Promise<void> | null = null;
-/** Once per page: never write into a database from a newer release (the full store opens it read-only). */
-function checkVersion(store: UseStore): Promise<void> {
-  checked ??= withTimeout(store('readonly', (s) => promisifyRequest<unknown>(s.get('meta')))).then((meta) => {
-    const v = (meta as { schemaVersion?: unknown } | undefined)?.schemaVersion;
-    if (typeof v === 'number' && v > CURRENT_SCHEMA_VERSION) throw new WriteRefused('newer version');
-  });
-  checked.catch(() => (checked = null));
-  return checked;
+/** What the light write path can do (one per page; tests make their own over fake-indexeddb). */
+export interface AppendWriter {
+  /**
+   * Writes records (one transaction that first reads `meta`: never into a database of a newer
+   * release), tells the other tabs and updates the header's cached streak. Rejects when they could
+   * not be stored (`WriteRefused` for a newer database or no answer); the caller hands them to the
+   * full store. The transaction starts at once, so several writes never wait for each other
+   * (IndexedDB runs them in the order they were made).
+   */
+  write(records: readonly StoredRecord[]): Promise<void>;
+  /** True when the database holds no record at all (a first visit): the streak is then plainly 0. */
+  storeIsEmpty(): Promise<boolean>;
+  /**
+   * Whether `cardId` is saved, from its newest `saved` record (single keys and chunks), read without
+   * validation (the save button's state only; the full store decides what counts).
+   */
+  savedStateOf(cardId: string): Promise<boolean>;
+  /** Closes the tab channel (tests). */
+  close(): void;
 }
 
-/**
- * Writes one event's record (one transaction), tells the other tabs and updates the header's
- * cached streak. Rejects when it could not be stored; the caller gives `record` to the full store.
- */
-export async function writeRecord(record: StoredRecord, store: UseStore = defaultStore()): Promise<void> {
-  await checkVersion(store);
-  await withTimeout(idbBackend(store).write([[eventKey(record.id), record]]));
-  tellTabs([record]);
-  updateStreakCache(record);
+export interface AppendWriterOptions {
+  /** Give up on storage that does not answer after this long (default 5000 ms). */
+  timeoutMs?: number;
+  /** The tabs' BroadcastChannel name (default CHANNEL_NAME; tests isolate with their own). */
+  channelName?: string;
 }
 
-let channel: BroadcastChannel | null = null;
-const self = Math.random().toString(36).slice(2);
+/** The light write path over `store`: no module state, so a test makes one per fake database. */
+export function createAppendWriter(store: UseStore = defaultStore(), options: AppendWriterOptions = {}): AppendWriter {
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const withTimeout = <T>(p: Promise<T>): Promise<T> =>
+    withTimeoutMs(p, timeoutMs, () => new WriteRefused('storage did not answer'));
+  const self = Math.random().toString(36).slice(2);
+  let channel: BroadcastChannel | null = null;
 
-/** As sync.ts: the events themselves over BroadcastChannel (receivers validate them), else a `storage` ping. */
-function tellTabs(events: readonly StoredRecord[]): void {
-  try {
-    if (typeof BroadcastChannel !== 'undefined') {
-      channel ??= new BroadcastChannel(CHANNEL_NAME);
-      channel.postMessage({ kind: 'events', from: self, events });
-    } else localStorage.setItem(PING_KEY, `${Date.now()}-${self}`);
-  } catch {
-    /* nothing to tell / storage disabled: other tabs catch up on their next load */
-  }
+  /** As sync.ts: the events themselves over BroadcastChannel (receivers validate them), else a `storage` ping. */
+  const tellTabs = (events: readonly StoredRecord[]): void => {
+    try {
+      if (typeof BroadcastChannel !== 'undefined') {
+        channel ??= new BroadcastChannel(options.channelName ?? CHANNEL_NAME);
+        channel.postMessage({ kind: 'events', from: self, events });
+      } else localStorage.setItem(PING_KEY, `${Date.now()}-${self}`);
+    } catch {
+      /* nothing to tell / storage disabled: other tabs catch up on their next load */
+    }
+  };
+
+  /** One transaction: read `meta`, then put every record unless the database is from a newer release. */
+  const put = (records: readonly StoredRecord[]): Promise<void> =>
+    store(
+      'readwrite',
+      (s) =>
+        new Promise<void>((resolve, reject) => {
+          let newer = false;
+          const meta = s.get('meta');
+          meta.onsuccess = () => {
+            const v = (meta.result as { schemaVersion?: unknown } | undefined)?.schemaVersion;
+            if (typeof v === 'number' && v > CURRENT_SCHEMA_VERSION) {
+              newer = true; // the full store opens it read-only
+              s.transaction.abort();
+              return;
+            }
+            for (const r of records) s.put(r, eventKey(r.id));
+            s.transaction.commit?.(); // nothing more to ask: commit now, not when the page next idles
+          };
+          s.transaction.oncomplete = () => resolve();
+          s.transaction.onabort = () =>
+            reject(newer ? new WriteRefused('newer version') : (s.transaction.error ?? new Error('write aborted')));
+        }),
+    );
+
+  return {
+    async write(records) {
+      if (!records.length) return;
+      await withTimeout(put(records));
+      tellTabs(records);
+      for (const r of records) updateStreakCache(r);
+    },
+    async storeIsEmpty() {
+      return (await withTimeout(store('readonly', (s) => promisifyRequest(s.count())))) === 0;
+    },
+    async savedStateOf(cardId) {
+      let newest: { at: number; id: string; saved: unknown } | undefined;
+      const look = (e: { type?: unknown; cardId?: unknown; at: number; id: string; saved: unknown } | null) => {
+        if (
+          e?.type === 'saved' &&
+          e.cardId === cardId &&
+          (!newest || e.at > newest.at || (e.at === newest.at && e.id > newest.id))
+        )
+          newest = e;
+      };
+      for (const [key, value] of await withTimeout(idbBackend(store).readAll())) {
+        if (key.startsWith('e:')) look(value as never);
+        else if (key.startsWith('c:') && Array.isArray(value)) value.forEach(look);
+      }
+      return newest?.saved === true;
+    },
+    close() {
+      channel?.close();
+      channel = null;
+    },
+  };
 }
 
 /**
@@ -105,33 +168,6 @@ function updateStreakCache(record: StoredRecord): void {
   if (!c || dayNumber(record.at, record['offsetMin'] as number) !== c.day) return;
   const next = afterTodayEvent(c, { type: record.type, passed: record['passed'] as boolean | undefined });
   if (next !== c) writeStreakCache(next);
-}
-
-/** True when the database holds no record at all (a first visit): the streak is then plainly 0. */
-export async function storeIsEmpty(store: UseStore = defaultStore()): Promise<boolean> {
-  const n = await withTimeout(store('readonly', (s) => promisifyRequest(s.count())));
-  return n === 0;
-}
-
-/**
- * Whether `cardId` is saved, from its newest `saved` record (single keys and chunks), read without
- * validation (the save button's state only; the full store decides what counts).
- */
-export async function savedStateOf(cardId: string, store: UseStore = defaultStore()): Promise<boolean> {
-  let newest: { at: number; id: string; saved: unknown } | undefined;
-  const look = (e: { type?: unknown; cardId?: unknown; at: number; id: string; saved: unknown } | null) => {
-    if (
-      e?.type === 'saved' &&
-      e.cardId === cardId &&
-      (!newest || e.at > newest.at || (e.at === newest.at && e.id > newest.id))
-    )
-      newest = e;
-  };
-  for (const [key, value] of await withTimeout(idbBackend(store).readAll())) {
-    if (key.startsWith('e:')) look(value as never);
-    else if (key.startsWith('c:') && Array.isArray(value)) value.forEach(look);
-  }
-  return newest?.saved === true;
 }
 
 /** The zero streak for an empty log, cached for today (the header badge). */

@@ -6,8 +6,8 @@
 import * as z from 'zod/mini';
 import { TypeConvert } from 'ts-fsrs';
 import type { Schedule } from '../lib/review.ts';
-import type { ProgressEvent } from './schema.ts';
-import { compareEvents } from './schema.ts';
+import type { ProgressEvent } from '../schemas/progress-event.ts';
+import { compareEvents } from '../schemas/progress-event.ts';
 
 export const CACHE_KEY = 'cache:schedule';
 

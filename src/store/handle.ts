@@ -4,7 +4,6 @@
  */
 import { activeAnswers, buildSchedule, type Schedule } from '../lib/review.ts';
 import { activeDays } from '../lib/streak.ts';
-import { withTimeout } from '../lib/timeout.ts';
 import {
   backupFileName,
   backupToText,
@@ -21,81 +20,47 @@ import { CACHE_KEY, scheduleFromCache, scheduleToCache } from './cache.ts';
 import { compaction } from './chunks.ts';
 import { readRecords } from './read.ts';
 import { deviceZoneName, eventKey } from './record.ts';
-import type { Backend } from './kv.ts';
+import { OpenTimeoutError, readAllWithin, type Backend } from './kv.ts';
 import { CURRENT_SCHEMA_VERSION } from './migrations.ts';
 import {
   compareEvents,
   describeIssues,
-  parseEvent,
-  type AnswerEvent,
   type Meta,
   type ProgressEvent,
   type QuarantinedRecord,
-} from './schema.ts';
+} from '../schemas/progress-event.ts';
+import { parseEvent } from '../schemas/parse-event.ts';
 import { joinTabs, type TabSync } from './sync.ts';
 import { measure, nowMs } from './timing.ts';
 
-export type NotSavedReason = 'unavailable' | 'blocked' | 'write-failed' | 'newer-version';
+import {
+  notSavedMessage,
+  ProgressRecordError,
+  type ImportResult,
+  type NotSavedReason,
+  type OpenOptions,
+  type ProgressSnapshot,
+  type StorageManagerLike,
+} from './snapshot.ts';
+import {
+  clearTabRecords,
+  memoryBackend,
+  tabEvents,
+  sessionTabStorage,
+  tabBackend,
+  type TabBackend,
+  type TabStorage,
+} from './memory.ts';
 
-/** Everything a page shows, derived from the validated log. Immutable; a new one after each change. */
-export interface ProgressSnapshot {
-  schemaVersion: number;
-  /** False when progress lives only in this tab's memory (see `notSaved`). */
-  persistent: boolean;
-  /** Why progress is not being saved, for a banner; null when it is. */
-  notSaved: { reason: NotSavedReason; message: string } | null;
-  /** Every valid event, sorted by (at, id). */
-  events: readonly ProgressEvent[];
-  /** Answers that count (undone ones removed), sorted. */
-  answers: readonly AnswerEvent[];
-  /** Saved cards, most recently saved first. */
-  savedCardIds: readonly string[];
-  /** Cards read to the end at least once. */
-  readCardIds: ReadonlySet<string>;
-  /** Records that failed validation, kept under `q:<key>`, for the progress page. */
-  quarantined: readonly QuarantinedRecord[];
-  /** The FSRS state of every answered question. */
-  schedule: Schedule;
-  /** At least one day that counts toward a streak. */
-  hasRealProgress: boolean;
-  /** What `navigator.storage.persist()` answered; null before asking. */
-  persistGranted: boolean | null;
-}
-
-export interface StorageManagerLike {
-  persist?: () => Promise<boolean>;
-  persisted?: () => Promise<boolean>;
-  estimate?: () => Promise<{ usage?: number; quota?: number }>;
-}
-
-export interface OpenOptions {
-  /** Give up on a blocked IndexedDB after this long and keep progress in memory (default 5000). */
-  openTimeoutMs?: number;
-  /** `navigator.storage` by default; tests pass a fake or null. */
-  storage?: StorageManagerLike | null;
-  /** The clock for housekeeping stamps (quarantine, migration); default Date.now. */
-  clock?: () => number;
-  /** The device's zone name, for migrating v1 records; default from Intl. */
-  tz?: string;
-  /** Join the other tabs' channel (default true). */
-  tabs?: boolean;
-  /** The BroadcastChannel name (default 'saturate-progress'; tests isolate with their own). */
-  channelName?: string;
-}
-
-export type ImportResult = (ImportPreview & { applied: true }) | ImportRefusal;
-
-export const NOT_SAVED_MESSAGES: Record<NotSavedReason, string> = {
-  unavailable:
-    'This browser is not letting Saturate store data (private browsing or blocked site data), so your progress lasts only until you close this tab.',
-  blocked:
-    'Storage did not answer, so your progress is kept only until you close this tab. Closing other Saturate tabs and reloading may help.',
-  'write-failed':
-    'Saving failed, so progress from now on is kept only until you close this tab. Export a backup to keep it.',
-  'newer-version':
-    'Your progress was saved by a newer version of Saturate. Reload the page to update; until then nothing new is saved.',
-};
-
+export type {
+  ImportResult,
+  KeptFor,
+  NotSavedReason,
+  OpenOptions,
+  ProgressSnapshot,
+  StorageManagerLike,
+} from './snapshot.ts';
+export { NOT_SAVED_MESSAGES } from './snapshot.ts';
 export { eventKey };
 
 /** The open store. Create with `openProgress()` (progress.ts). */
@@ -113,6 +78,7 @@ export class Progress {
   private readonly storage: StorageManagerLike | null;
   private readonly clock: () => number;
   private readonly tz: string;
+  private readonly tabStorage: TabStorage | null;
 
   private readonly options: OpenOptions;
 
@@ -122,35 +88,45 @@ export class Progress {
     this.storage = options.storage !== undefined ? options.storage : (globalThis.navigator?.storage ?? null);
     this.clock = options.clock ?? Date.now;
     this.tz = options.tz ?? deviceZoneName();
+    this.tabStorage = options.tabStorage !== undefined ? options.tabStorage : sessionTabStorage();
   }
 
-  /** Reads, validates, quarantines and migrates; falls back to memory when storage fails. */
+  /**
+   * Reads, validates, quarantines and migrates; falls back to memory when storage fails. The open
+   * timeout grows with the number of records (a slow device reading a long log is not "blocked").
+   * Records an earlier page of this tab kept in memory (memory.ts) are read too, and written into
+   * IndexedDB once it works again.
+   */
   async load(): Promise<void> {
     let entries: [string, unknown][];
     let t = nowMs();
     try {
-      entries = await withTimeout(
-        this.backend.readAll(),
-        this.options.openTimeoutMs ?? 5000,
-        () => new TimeoutError('timed out'),
-      );
+      entries = await readAllWithin(this.backend, this.options.openTimeoutMs, this.options.openTimeoutMsPerRecord);
     } catch (err) {
-      this.toMemory(err instanceof TimeoutError ? 'blocked' : 'unavailable');
-      entries = [];
+      this.toMemory(err instanceof OpenTimeoutError ? 'blocked' : 'unavailable');
+      entries = await this.backend.readAll(); // what earlier pages of this tab kept
     }
+    const fromStorage = this.backend.persistent;
     measure('saturate:open-read', t);
     t = nowMs();
     const r = readRecords(entries, this.clock, this.tz);
     const { events, singles, puts, dels, meta, newer, cacheRaw } = r;
     this.quarantined.push(...r.quarantined);
     if (meta.success) this.meta = meta.data;
+    // Kept for this tab while storage failed on an earlier page: shown now, stored once it works.
+    const fromTab = fromStorage ? tabEvents(this.tabStorage, events) : [];
+    events.push(...fromTab);
     if (newer) this.toMemory('newer-version');
-    else if (!meta.success || meta.data.schemaVersion < CURRENT_SCHEMA_VERSION) {
-      this.meta = { ...(meta.success ? meta.data : {}), schemaVersion: CURRENT_SCHEMA_VERSION };
-      puts.push(['meta', this.meta]);
+    else {
+      puts.push(...fromTab.map((e): [string, unknown] => [eventKey(e.id), e]));
+      if (!meta.success || meta.data.schemaVersion < CURRENT_SCHEMA_VERSION) {
+        this.meta = { ...(meta.success ? meta.data : {}), schemaVersion: CURRENT_SCHEMA_VERSION };
+        puts.push(['meta', this.meta]);
+      }
     }
     measure('saturate:open-validate', t);
     if (puts.length || dels.length) await this.write(puts, dels);
+    if (fromTab.length && this.backend.persistent && !this.notSaved) clearTabRecords(this.tabStorage);
     if (!newer && this.backend.persistent && !this.notSaved) {
       const c = compaction(singles.sort(compareEvents), eventKey);
       if (c.puts.length) void this.write(c.puts, c.dels, true); // quiet: a failed compaction changes nothing
@@ -310,17 +286,15 @@ export class Progress {
       this.toMemory('write-failed', err);
       await this.backend.write(puts, dels);
     }
+    // The tab's copy stopped fitting in sessionStorage: the note must now say "this page only".
+    if (this.notSaved?.keptFor === 'tab' && !(this.backend as TabBackend).survivesPages)
+      this.toMemory(this.notSaved.reason);
   }
 
   private toMemory(reason: NotSavedReason, err?: unknown): void {
-    this.backend = memoryBackend();
-    const full = err instanceof Error && err.name === 'QuotaExceededError';
-    this.notSaved = {
-      reason,
-      message: full
-        ? 'Storage on this device is full, so new progress is kept only until you close this tab. Free some space or export a backup.'
-        : NOT_SAVED_MESSAGES[reason],
-    };
+    if (this.backend.persistent) this.backend = tabBackend(this.tabStorage);
+    const keptFor = (this.backend as TabBackend).survivesPages ? 'tab' : 'page';
+    this.notSaved = { reason, keptFor, message: notSavedMessage(reason, keptFor, err) };
     this.memo = null;
     this.emit();
   }
@@ -349,40 +323,9 @@ export class Progress {
   }
 }
 
-/** A recorded event that does not validate (a bug in the emitter). */
-export class ProgressRecordError extends Error {
-  constructor(issues: string) {
-    super(
-      `Progress not recorded: the event is malformed (${issues}). Fix the emitter to send the fields in src/lib/events.ts.`,
-    );
-    this.name = 'ProgressRecordError';
-  }
-}
-
-class TimeoutError extends Error {}
+export { ProgressRecordError };
 
 export { deviceZoneName };
 
-/** Helper for tests and the store: is this answer the newest one that still counts? */
-export function lastActiveAnswer(events: readonly ProgressEvent[]): AnswerEvent | null {
-  const undone = new Set<string>();
-  for (const e of events) if (e.type === 'undo') undone.add(e.targetId);
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i]!;
-    if (e.type === 'answer' && !undone.has(e.id)) return e;
-  }
-  return null;
-}
-
-/** The backend in a Map, used when IndexedDB is unavailable (private mode, blocked storage) so the app keeps working for the session. */
-export function memoryBackend(initial: Iterable<readonly [string, unknown]> = []): Backend {
-  const map = new Map<string, unknown>(initial);
-  return {
-    persistent: false,
-    readAll: async () => [...map.entries()],
-    write: async (puts, dels = []) => {
-      for (const [k, v] of puts) map.set(k, structuredClone(v));
-      for (const k of dels) map.delete(k);
-    },
-  };
-}
+export { lastActiveAnswer } from './views.ts';
+export { memoryBackend };

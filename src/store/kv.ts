@@ -2,10 +2,12 @@
  * The storage backends under the progress store. The ONLY importer of idb-keyval in the app.
  * - `createProgressStore()` / `defaultStore()`: one IndexedDB database with one object store
  *   (idb-keyval's `UseStore`), keys are strings (see progress.ts for the key layout).
- * - `idbBackend(store)`: reads everything, writes puts + deletes in ONE transaction (atomic).
- * - `memoryBackend()` (handle.ts): the same in a Map, used when IndexedDB is unavailable.
+ * - `idbBackend(store)`: reads everything, writes deletes + puts in ONE transaction (atomic); a key
+ *   in both ends up put (a quarantined `meta` is replaced, never left missing).
+ * - `tabBackend()` (memory.ts): the same in a Map kept for the tab, used when IndexedDB is unavailable.
  */
 import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
+import { withTimeout } from '../lib/timeout.ts';
 
 export type { UseStore };
 
@@ -45,7 +47,9 @@ export interface Backend {
   readonly persistent: boolean;
   /** Every [key, value] pair. */
   readAll(): Promise<[string, unknown][]>;
-  /** Puts and deletes in one transaction: all or nothing. */
+  /** How many records there are (cheap: sizes the open timeout). */
+  count?(): Promise<number>;
+  /** Deletes, then puts, in one transaction: all or nothing (a key in both is put). */
   write(puts: readonly (readonly [string, unknown])[], dels?: readonly string[]): Promise<void>;
 }
 
@@ -58,11 +62,27 @@ export function idbBackend(store: UseStore): Backend {
         const [keys, values] = await Promise.all([promisifyRequest(s.getAllKeys()), promisifyRequest(s.getAll())]);
         return keys.map((k, i): [string, unknown] => [String(k), values[i]]);
       }),
+    count: () => store('readonly', (s) => promisifyRequest(s.count())),
     write: (puts, dels = []) =>
       store('readwrite', (s) => {
-        for (const [k, v] of puts) s.put(v, k);
         for (const k of dels) s.delete(k);
+        for (const [k, v] of puts) s.put(v, k);
         return promisifyRequest(s.transaction);
       }),
   };
+}
+
+/** The store did not answer in time (the open gives up and keeps progress in memory). */
+export class OpenTimeoutError extends Error {
+  override name = 'OpenTimeoutError';
+}
+
+/**
+ * Every record, within `baseMs` (default 5000) plus `perRecordMs` (default 2) per stored record,
+ * counted first: a slow device reading a long log is given time; storage that never answers is not.
+ */
+export async function readAllWithin(backend: Backend, baseMs = 5000, perRecordMs = 2): Promise<[string, unknown][]> {
+  const timeout = () => new OpenTimeoutError('storage did not answer');
+  const count = await withTimeout(backend.count?.() ?? Promise.resolve(0), baseMs, timeout);
+  return withTimeout(backend.readAll(), baseMs + count * perRecordMs, timeout);
 }

@@ -6,8 +6,9 @@
  *
  * @example listenForProgress() // in the base layout's <script>
  */
-import { APP_EVENT_TYPES, on, type AppEvent } from '../lib/events.ts';
+import { APP_EVENT_TYPES, on, type AppEvent, type SaturateEvents } from '../lib/events.ts';
 import { defaultStore, type UseStore } from './kv.ts';
+import { reportProgressError } from './record.ts';
 import {
   openProgress,
   recordAnswer,
@@ -23,45 +24,54 @@ export type { AppEvent };
 export * as progress from './progress.ts';
 
 let stopCurrent: (() => void) | null = null;
-let chain: Promise<unknown> = Promise.resolve();
+const pending = new Set<Promise<unknown>>();
 
 /** Resolves when every event received so far has been recorded (tests; before a page unloads). */
-export function whenRecorded(): Promise<void> {
-  return chain.then(() => undefined);
+export async function whenRecorded(): Promise<void> {
+  while (pending.size) await Promise.all([...pending]);
 }
+
+/** Which store function records each app event: every one takes the event's detail, then the store. */
+const RECORDERS: { [K in AppEvent['type']]: (detail: SaturateEvents[K], store: UseStore) => Promise<unknown> } = {
+  'saturate:answer': recordAnswer,
+  'saturate:card-read': recordCardRead,
+  'saturate:quiz-done': recordQuizDone,
+  'saturate:lab-done': recordLabDone,
+  'saturate:save-toggled': setSaved,
+  'saturate:answer-undone': undoAnswer,
+};
 
 /** Records one app event (validated by the store). */
 export function recordAppEvent(e: AppEvent, store: UseStore = defaultStore()): Promise<unknown> {
-  switch (e.type) {
-    case 'saturate:answer':
-      return recordAnswer(e.detail, store);
-    case 'saturate:card-read':
-      return recordCardRead(e.detail, store);
-    case 'saturate:quiz-done':
-      return recordQuizDone(e.detail, store);
-    case 'saturate:lab-done':
-      return recordLabDone(e.detail, store);
-    case 'saturate:save-toggled':
-      return setSaved(e.detail.cardId, e.detail.saved, e.detail.at, store);
-    case 'saturate:answer-undone':
-      return undoAnswer({ questionId: e.detail.questionId, answeredAt: e.detail.answeredAt }, e.detail.at, store);
-  }
+  const record = RECORDERS[e.type] as (detail: AppEvent['detail'], store: UseStore) => Promise<unknown>;
+  return record(e.detail, store);
+}
+
+/** What `listenForProgress` may be given. */
+export interface ListenOptions {
+  /** Called with what could not be recorded (default: the page's "not saved" note and the console). */
+  onError?: (err: unknown) => void;
+  /** Events heard before this module loaded, recorded first, in order. */
+  backlog?: readonly AppEvent[];
 }
 
 /**
  * Starts recording; returns a function that stops it. Idempotent: a second call returns the same
- * stop. `backlog`: events heard before this module loaded, recorded first, in order.
+ * stop.
  */
-export function listenForProgress(
-  store: UseStore = defaultStore(),
-  onError: (err: unknown) => void = (err) => console.warn(err),
-  backlog: readonly AppEvent[] = [],
-): () => void {
+export function listenForProgress(options: ListenOptions = {}, store: UseStore = defaultStore()): () => void {
+  const { onError = reportProgressError, backlog = [] } = options;
   if (stopCurrent) return stopCurrent;
   if (typeof window === 'undefined') return () => {};
-  void openProgress(store); // start reading now, so the first answer does not wait for it
+  void openProgress({}, store); // start reading now, so the first answer does not wait for it
+  // Each event is recorded at once, not after the previous one's write: the store keeps them in
+  // order (each waits for the same open, then updates memory synchronously), and IndexedDB runs
+  // the writes in the order they were made, so nothing waits in a queue when the tab closes.
   const queue = (e: AppEvent) => {
-    chain = chain.then(() => recordAppEvent(e, store)).catch(onError);
+    const p: Promise<unknown> = recordAppEvent(e, store)
+      .catch(onError)
+      .finally(() => pending.delete(p));
+    pending.add(p);
   };
   for (const e of backlog) queue(e);
   const offs = APP_EVENT_TYPES.map((type) => on(type, (detail) => queue({ type, detail } as AppEvent)));

@@ -7,7 +7,7 @@
  *     read:    [{ card: cardId, topic, t: epoch ms }],
  *     saved:   [cardId, ...] }
  *   No zones, no choices, saved cards without times. The fixture is V1_FIXTURE in test/unit/store-migration.test.ts.
- * v2 (current): one record per event under `e:<id>` (see schema.ts), `meta` = { schemaVersion: 2 }.
+ * v2 (current): one record per event under `e:<id>` (see src/schemas/progress-event.ts), `meta` = { schemaVersion: 2 }.
  *
  * v1 → v2: each answer/read becomes an event with a deterministic id (`<t>-v1a<index>` /
  * `<t>-v1r<index>`, so a migration interrupted and rerun writes the same keys), zone = the
@@ -17,7 +17,8 @@
  * one transaction together with deleting `progress` and writing `meta`.
  */
 import * as z from 'zod/mini';
-import { describeIssues, parseEvent, type ProgressEvent } from './schema.ts';
+import { describeIssues, type ProgressEvent } from '../schemas/progress-event.ts';
+import { parseEvent } from '../schemas/parse-event.ts';
 import { offsetMinutesIn } from '../lib/streak.ts';
 
 import { CURRENT_SCHEMA_VERSION } from './record.ts';

@@ -2,24 +2,28 @@
  * The learner's progress, on the device. The public API of src/store (see README.md).
  *
  * Stored shape (IndexedDB database "saturate", object store "progress", string keys):
- *   e:<at>-<random>   one ProgressEvent (schema.ts): answer, card-read, saved, quiz-done,
+ *   e:<at>-<random>   one ProgressEvent (src/schemas/progress-event.ts): answer, card-read, saved, quiz-done,
  *                     lab-done, undo. Never edited; only added. Two tabs write different keys,
  *                     so nothing is lost, and merging (tabs, backups) is a union by id.
- *   c:<id>~<id>       a chunk: up to 5,000 events moved out of `e:` keys when a store opens with
+ *   c:<first id>~<last id>~<count>.<hash>
+ *                     a chunk: up to 5,000 events moved out of `e:` keys when a store opens with
  *                     500 or more of them (chunks.ts), so a long log opens ~6× faster. Read as a
  *                     union by id with the singles; a bad item is quarantined as `c:…#<index>`.
+ *                     The key names its events, so two tabs compacting never overwrite each other.
  *   meta              { schemaVersion, persistRequestedAt?, persistGranted? }
  *   q:<key>           a record that failed validation: { key, value, reason, quarantinedAt }
  *   cache:schedule    the FSRS schedule folded so far (derived; rebuilt when it does not match)
  * Everything else (streak, saved cards, review queue, stats) is derived from the events.
  *
- * Lifecycle: `openProgress(store)` reads every record once, validates each (read.ts; zod, with a
- * proven-equivalent fast path for answers in fast-answer.ts), moves the
+ * Lifecycle: `openProgress(options, store)` reads every record once, validates each (read.ts; zod, with a
+ * proven-equivalent fast path for answers in src/schemas/parse-event.ts), moves the
  * failures to `q:` (reported in `snapshot().quarantined`, never dropped), migrates, and joins the
  * other tabs' BroadcastChannel. One open store per `UseStore`: later calls get the same one.
  * Each record* call validates, updates memory and subscribers at once, then writes its one key.
- * When IndexedDB is missing, blocked (no answer in 5 s) or a write fails, the store keeps
- * working in memory: `snapshot().persistent` is false and `notSaved` says why, for a banner.
+ * When IndexedDB is missing, blocked (no answer in 5 s plus 2 ms per stored record) or a write
+ * fails, the store keeps working in memory, mirrored to sessionStorage so it lasts for the tab
+ * (memory.ts): `snapshot().persistent` is false and `notSaved` says why and for how long, for a
+ * banner. A later page where IndexedDB works stores what the tab kept.
  * Once the learner has a day that counts, `navigator.storage.persist()` is asked once.
  *
  * Migrations (migrations.ts, tested from V1_FIXTURE in test/unit/store-migration.test.ts): v1 kept one `progress`
@@ -28,16 +32,8 @@
  *
  * Clocks: every function that stamps an event takes `now` (or the detail's `at`) from the caller.
  */
-import { computeStats as computeStatsFrom, type Stats, type StatsOptions } from '../lib/stats.ts';
-import {
-  computeStreak,
-  countsDayAlone,
-  localDay,
-  offsetMinutesIn,
-  streakToday,
-  tallyOf,
-  type StreakSummary,
-} from '../lib/streak.ts';
+import { computeStreak, offsetMinutesIn, type StreakSummary } from '../lib/streak.ts';
+import { streakEvents } from './views.ts';
 import {
   lastActiveAnswer,
   Progress,
@@ -48,26 +44,27 @@ import {
 } from './handle.ts';
 import { defaultStore, idbBackend, type UseStore } from './kv.ts';
 import { measure } from './timing.ts';
-import {
-  buildRecord,
-  readStreakCache,
-  savedRecord,
-  undoRecord,
-  writeStreakCache,
-  zoneFor as zoneWith,
-  type StreakCache,
-  type WithZone,
-} from './record.ts';
+import { buildRecord, savedRecord, undoRecord, zoneFor as zoneWith, type WithZone } from './record.ts';
 import { reviewQueue, retakeMistakes, type AnswerKind, type ReviewQueue } from '../lib/review.ts';
 import { savedState, type ImportPreview, type ImportRefusal } from '../lib/backup.ts';
-import type { AnswerDetail, CardReadDetail, LabDoneDetail, QuizDoneDetail } from '../lib/events.ts';
-import type { AnswerEvent, ProgressEvent, Zone } from './schema.ts';
+import type {
+  AnswerDetail,
+  AnswerUndoneDetail,
+  CardReadDetail,
+  LabDoneDetail,
+  QuizDoneDetail,
+  SaveToggledDetail,
+} from '../lib/events.ts';
+import type { AnswerEvent, Zone } from '../schemas/progress-event.ts';
 
 export { measure } from './timing.ts';
+export { computeStats, streakCacheOf, streakEvents, streakOf } from './views.ts';
+/** The header badge's cached streak for today, if any, and its writer (see record.ts). */
+export { readStreakCache, writeStreakCache } from './record.ts';
 export { Progress, ProgressRecordError, deviceZoneName, NOT_SAVED_MESSAGES } from './handle.ts';
 export type { ImportResult, NotSavedReason, OpenOptions, ProgressSnapshot, StorageManagerLike } from './handle.ts';
 export { createProgressStore, defaultStore, type UseStore } from './kv.ts';
-export type { ProgressEvent, AnswerEvent, QuarantinedRecord, Zone } from './schema.ts';
+export type { ProgressEvent, AnswerEvent, QuarantinedRecord, Zone } from '../schemas/progress-event.ts';
 export type { StreakSummary } from '../lib/streak.ts';
 export type { Stats } from '../lib/stats.ts';
 export type { ImportPreview, ImportRefusal } from '../lib/backup.ts';
@@ -76,8 +73,11 @@ export type { WithZone } from './record.ts';
 
 const opened = new WeakMap<UseStore, Promise<Progress>>();
 
-/** Opens (once per store) and loads the progress store. Never rejects: storage failure → memory. */
-export function openProgress(store: UseStore = defaultStore(), options: OpenOptions = {}): Promise<Progress> {
+/**
+ * Opens (once per store) and loads the progress store. Never rejects: storage failure → memory.
+ * `options` count only for the first open of `store`.
+ */
+export function openProgress(options: OpenOptions = {}, store: UseStore = defaultStore()): Promise<Progress> {
   let p = opened.get(store);
   if (!p) {
     const progress = new Progress(idbBackend(store), options);
@@ -107,14 +107,14 @@ export function zoneFor(at: number, given: Partial<Zone> = {}): Zone {
 
 /** The current snapshot, after opening the store if needed. */
 export async function loadProgress(store: UseStore = defaultStore()): Promise<ProgressSnapshot> {
-  return (await openProgress(store)).snapshot();
+  return (await openProgress({}, store)).snapshot();
 }
 
 /** Calls `fn` with each new snapshot (this tab or another); returns the unsubscribe function. */
 export function subscribe(fn: (s: ProgressSnapshot) => void, store: UseStore = defaultStore()): () => void {
   let off: (() => void) | null = null;
   let stopped = false;
-  void openProgress(store).then((p) => {
+  void openProgress({}, store).then((p) => {
     if (!stopped) off = p.subscribe(fn);
   });
   return () => {
@@ -127,7 +127,7 @@ export function subscribe(fn: (s: ProgressSnapshot) => void, store: UseStore = d
 export function watchProgress(fn: (s: ProgressSnapshot) => void, store: UseStore = defaultStore()): () => void {
   let off: (() => void) | null = null;
   let stopped = false;
-  void openProgress(store).then((p) => {
+  void openProgress({}, store).then((p) => {
     if (stopped) return;
     off = p.subscribe(fn);
     fn(p.snapshot());
@@ -143,7 +143,9 @@ export async function recordAnswer(
   detail: WithZone<AnswerDetail> & { kind?: AnswerKind },
   store: UseStore = defaultStore(),
 ): Promise<AnswerEvent> {
-  const [saved] = await (await openProgress(store)).append([buildRecord({ type: 'answer', detail }, offsetMinutesIn)]);
+  const [saved] = await (
+    await openProgress({}, store)
+  ).append([buildRecord({ type: 'answer', detail }, offsetMinutesIn)]);
   return saved as AnswerEvent;
 }
 
@@ -152,7 +154,7 @@ export async function recordCardRead(
   detail: WithZone<CardReadDetail>,
   store: UseStore = defaultStore(),
 ): Promise<void> {
-  await (await openProgress(store)).append([buildRecord({ type: 'card-read', detail }, offsetMinutesIn)]);
+  await (await openProgress({}, store)).append([buildRecord({ type: 'card-read', detail }, offsetMinutesIn)]);
 }
 
 /** Records a finished quiz ('saturate:quiz-done'). */
@@ -160,37 +162,31 @@ export async function recordQuizDone(
   detail: WithZone<QuizDoneDetail>,
   store: UseStore = defaultStore(),
 ): Promise<void> {
-  await (await openProgress(store)).append([buildRecord({ type: 'quiz-done', detail }, offsetMinutesIn)]);
+  await (await openProgress({}, store)).append([buildRecord({ type: 'quiz-done', detail }, offsetMinutesIn)]);
 }
 
 /** Records a completed lab ('saturate:lab-done'). */
 export async function recordLabDone(detail: WithZone<LabDoneDetail>, store: UseStore = defaultStore()): Promise<void> {
-  await (await openProgress(store)).append([buildRecord({ type: 'lab-done', detail }, offsetMinutesIn)]);
+  await (await openProgress({}, store)).append([buildRecord({ type: 'lab-done', detail }, offsetMinutesIn)]);
 }
 
-/** Saves or unsaves a card (no event when it is already in that state). */
-export async function setSaved(
-  cardId: string,
-  saved: boolean,
-  now: number,
-  store: UseStore = defaultStore(),
-  zone: Partial<Zone> = {},
-): Promise<void> {
-  const p = await openProgress(store);
+/** Saves or unsaves a card ('saturate:save-toggled'; no event when it is already in that state). */
+export async function setSaved(detail: WithZone<SaveToggledDetail>, store: UseStore = defaultStore()): Promise<void> {
+  const { cardId, saved, at, ...zone } = detail;
+  const p = await openProgress({}, store);
   if ((savedState(p.snapshot().events).get(cardId)?.saved ?? false) === saved) return;
-  await p.append([savedRecord(cardId, saved, now, zone, offsetMinutesIn)]);
+  await p.append([savedRecord(cardId, saved, at, zone, offsetMinutesIn)]);
 }
 
 /** Flips a card's saved state; returns the new state. */
 export async function toggleSaved(
-  cardId: string,
-  now: number,
+  detail: WithZone<{ cardId: string; at: number }>,
   store: UseStore = defaultStore(),
-  zone: Partial<Zone> = {},
 ): Promise<boolean> {
-  const p = await openProgress(store);
+  const { cardId, at, ...zone } = detail;
+  const p = await openProgress({}, store);
   const next = !(savedState(p.snapshot().events).get(cardId)?.saved ?? false);
-  await p.append([savedRecord(cardId, next, now, zone, offsetMinutesIn)]);
+  await p.append([savedRecord(cardId, next, at, zone, offsetMinutesIn)]);
   return next;
 }
 
@@ -199,44 +195,42 @@ export async function toggleSaved(
  * rollback). Returns that answer (to show its question again), or null when there is none.
  */
 export async function undoLast(
-  now: number,
+  detail: WithZone<{ at: number }>,
   store: UseStore = defaultStore(),
-  zone: Partial<Zone> = {},
 ): Promise<AnswerEvent | null> {
-  const p = await openProgress(store);
+  const { at, ...zone } = detail;
+  const p = await openProgress({}, store);
   const target = lastActiveAnswer(p.snapshot().events);
   if (!target) return null;
-  await p.append([undoRecord(target, now, zone, offsetMinutesIn)]);
+  await p.append([undoRecord(target, at, zone, offsetMinutesIn)]);
   return target;
 }
 
 /**
  * Undoes one specific answer: the newest active answer to `questionId` given at `answeredAt` (from
- * the quiz's "Undo last answer"), or when none matches exactly, the newest active answer to that
- * question. Returns the undone answer, or null when that question has no answer that counts.
+ * the quiz's "Undo last answer"); without `answeredAt`, the newest active answer to that question.
+ * Returns the undone answer, or null when none matches: an undo never removes an answer other than
+ * the one the learner sees (an older answer to the same question keeps counting).
  */
 export async function undoAnswer(
-  match: { questionId: string; answeredAt?: number },
-  now: number,
+  detail: WithZone<Omit<AnswerUndoneDetail, 'answeredAt'> & { answeredAt?: number }>,
   store: UseStore = defaultStore(),
-  zone: Partial<Zone> = {},
 ): Promise<AnswerEvent | null> {
-  const p = await openProgress(store);
-  const answers = p.snapshot().answers.filter((a) => a.questionId === match.questionId);
-  const target = answers.findLast((a) => a.at === match.answeredAt) ?? answers.at(-1);
+  const { questionId, answeredAt, at, ...zone } = detail;
+  const p = await openProgress({}, store);
+  const answers = p.snapshot().answers.filter((a) => a.questionId === questionId);
+  const target = answeredAt === undefined ? answers.at(-1) : answers.findLast((a) => a.at === answeredAt);
   if (!target) return null;
-  await p.append([undoRecord(target, now, zone, offsetMinutesIn)]);
+  await p.append([undoRecord(target, at, zone, offsetMinutesIn)]);
   return target;
 }
 
-/** Due questions first (most overdue first), then up to `newLimit` new ones, from `bank`. */
+/** Due questions first (most overdue first), then up to `newLimit` new ones (default 10), from `bank`. */
 export async function getReviewQueue<Q extends { id: string }>(
-  bank: readonly Q[],
-  now: number,
+  query: { bank: readonly Q[]; now: number; newLimit?: number },
   store: UseStore = defaultStore(),
-  newLimit?: number,
 ): Promise<ReviewQueue<Q>> {
-  return reviewQueue(bank, (await loadProgress(store)).schedule, now, newLimit);
+  return reviewQueue(query.bank, (await loadProgress(store)).schedule, query.now, query.newLimit);
 }
 
 /** Question ids answered wrong and not answered right since, most recent first. */
@@ -246,48 +240,11 @@ export async function getRetakeQuestionIds(store: UseStore = defaultStore()): Pr
 
 /** Streak as of `now` in zone `tz` (the device's by default). */
 export async function getStreak(
-  now: number,
-  tz: string = deviceZoneName(now),
+  query: { now: number; tz?: string },
   store: UseStore = defaultStore(),
 ): Promise<StreakSummary> {
+  const { now, tz = deviceZoneName(now) } = query;
   return computeStreak(streakEvents(await loadProgress(store)), now, tz);
-}
-
-/** The streak in a snapshot as of `now`, in the device's zone then (or `tz`). Sync; writes nothing. */
-export function streakOf(s: ProgressSnapshot, now: number, tz: string = deviceZoneName(now)): StreakSummary {
-  return computeStreak(streakEvents(s), now, tz);
-}
-
-/**
- * The header badge's summary of `streak` (computed from `s` as of `now` in `tz`) for today, to
- * cache (record.ts `StreakCache`, written with `writeStreakCache`) so that pages that only write
- * progress show the badge without the store. Writes nothing.
- */
-export function streakCacheOf(
-  s: ProgressSnapshot,
-  streak: StreakSummary,
-  now: number,
-  tz: string = deviceZoneName(now),
-): StreakCache {
-  const day = localDay(now, tz);
-  return streakToday(streak, tallyOf(streakEvents(s), day, now), day, tz);
-}
-
-/** The header badge's cached streak for today, if any, and its writer (see record.ts). */
-export { readStreakCache, writeStreakCache };
-
-/** The events streaks count: active answers, and card reads and labs (src/lib/streak.ts `countsDayAlone`). */
-export function streakEvents(s: ProgressSnapshot): ProgressEvent[] {
-  return [...s.answers, ...s.events.filter(countsDayAlone)];
-}
-
-/** Stats-page numbers from a snapshot (uses its schedule: no refold). */
-export function computeStats(
-  snapshot: ProgressSnapshot,
-  now: number,
-  options: Omit<StatsOptions, 'schedule'> = {},
-): Stats {
-  return computeStatsFrom(snapshot.events, now, { ...options, schedule: snapshot.schedule });
 }
 
 /** Everything as a versioned JSON backup: `{ fileName, text }` to offer as a download. */
@@ -295,7 +252,7 @@ export async function exportBackup(
   now: number,
   store: UseStore = defaultStore(),
 ): Promise<{ fileName: string; text: string }> {
-  const { fileName, text } = (await openProgress(store)).exportBackup(now);
+  const { fileName, text } = (await openProgress({}, store)).exportBackup(now);
   return { fileName, text };
 }
 
@@ -304,17 +261,17 @@ export async function previewImport(
   text: unknown,
   store: UseStore = defaultStore(),
 ): Promise<ImportPreview | ImportRefusal> {
-  return (await openProgress(store)).previewImport(text);
+  return (await openProgress({}, store)).previewImport(text);
 }
 
 /** Merges a backup: union by id, stored records win; a refused file changes nothing. */
 export async function applyImport(text: unknown, store: UseStore = defaultStore()): Promise<ImportResult> {
-  return (await openProgress(store)).applyImport(text);
+  return (await openProgress({}, store)).applyImport(text);
 }
 
 /** Storage used and available (bytes), or null where the browser does not say. */
 export async function storageEstimate(
   store: UseStore = defaultStore(),
 ): Promise<{ usageBytes: number; quotaBytes: number } | null> {
-  return (await openProgress(store)).estimate();
+  return (await openProgress({}, store)).estimate();
 }

@@ -9,12 +9,12 @@ import { CURRENT_SCHEMA_VERSION, migrateV1, V1_KEY } from './migrations.ts';
 import {
   describeIssues,
   MetaSchema,
-  parseEvent,
   QuarantineSchema,
   type Meta,
   type ProgressEvent,
   type QuarantinedRecord,
-} from './schema.ts';
+} from '../schemas/progress-event.ts';
+import { parseEvent } from '../schemas/parse-event.ts';
 
 import { eventKey } from './record.ts';
 
@@ -31,7 +31,7 @@ export interface ReadResult {
   puts: [string, unknown][];
   dels: string[];
   meta: { success: true; data: Meta } | { success: false };
-  /** Written by a newer release: read, never changed. */
+  /** Written by a newer release (`meta.schemaVersion` above ours): read, never changed. */
   newer: boolean;
   cacheRaw: unknown;
 }
@@ -57,7 +57,10 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
   };
   const metaRaw = entries.find(([k]) => k === 'meta')?.[1];
   const meta = MetaSchema.safeParse(metaRaw);
-  const newer = meta.success && meta.data.schemaVersion > CURRENT_SCHEMA_VERSION;
+  // Newer as soon as the version says so, whatever else `meta` holds: a newer release may have
+  // changed any other field, and nothing of its database is rewritten, quarantined or deleted here.
+  const version = (metaRaw as { schemaVersion?: unknown } | undefined)?.schemaVersion;
+  const newer = typeof version === 'number' && version > CURRENT_SCHEMA_VERSION;
   let cacheRaw: unknown;
   for (const [key, value] of entries) {
     if (key.startsWith('e:')) {
@@ -87,10 +90,22 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
       }
     } else if (key.startsWith('q:')) {
       const q = QuarantineSchema.safeParse(value);
+      // Set aside by an older release for what this one accepts (e.g. a late answer's time, now
+      // clamped): it counts again, as a single record, and leaves the quarantine.
+      const now = q.success && !newer ? parseEvent(q.data.value) : null;
+      if (now?.success) {
+        if (!seen.has(now.data.id)) {
+          keep(now.data);
+          singles.push(now.data);
+          puts.push([eventKey(now.data.id), now.data]);
+        }
+        dels.push(key);
+        continue;
+      }
       quarantined.push(q.success ? q.data : { key, value, reason: 'unreadable quarantine record', quarantinedAt: 0 });
     } else if (key === CACHE_KEY) cacheRaw = value;
     else if (key === 'meta') {
-      if (!meta.success && metaRaw !== undefined) quarantine(key, value, describeIssues(meta.error));
+      if (!meta.success && metaRaw !== undefined && !newer) quarantine(key, value, describeIssues(meta.error));
     } else if (key === V1_KEY && !newer && !(meta.success && meta.data.schemaVersion >= 2)) {
       const m = migrateV1(value, tz, clock());
       const have = new Set(entries.map(([k]) => k));
@@ -109,7 +124,12 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
     quarantined,
     puts,
     dels,
-    meta: meta.success ? { success: true, data: meta.data } : { success: false },
+    // A newer `meta` this release cannot fully read still says its version (for the snapshot).
+    meta: meta.success
+      ? { success: true, data: meta.data }
+      : newer
+        ? { success: true, data: { schemaVersion: version } }
+        : { success: false },
     newer,
     cacheRaw,
   };

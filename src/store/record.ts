@@ -8,7 +8,8 @@
 import { dayNumber, type StreakToday } from '../lib/streak-rules.ts';
 import type { AnswerDetail, CardReadDetail, LabDoneDetail, QuizDoneDetail } from '../lib/events.ts';
 import type { AnswerKind } from '../lib/review.ts';
-import type { ProgressEvent, Zone } from './schema.ts';
+import type { ProgressEvent, Zone } from '../schemas/progress-event.ts';
+import { withPlausibleDuration } from '../schemas/progress-time.ts';
 
 /** The stored shape's version (migrations.ts); a database from a newer one is never written. */
 export const CURRENT_SCHEMA_VERSION = 2;
@@ -81,7 +82,9 @@ export function buildRecord(
 ): Record<string, unknown> & { id: string; at: number; type: ProgressEvent['type'] } {
   const { tz, offsetMin, at, ...rest } = e.detail as WithZone<{ at: number; kind?: AnswerKind }>;
   if (e.type === 'answer' && !rest.kind) delete rest.kind;
-  return stamp(e.type, at, pick({ tz, offsetMin }), rest, offsetIn);
+  // A time from the device clock may be implausible (days on one question, a clock set back): the
+  // answer still counts, with its time clamped and flagged (src/schemas/progress-time.ts).
+  return withPlausibleDuration(stamp(e.type, at, pick({ tz, offsetMin }), rest, offsetIn));
 }
 
 /** A saved / unsaved record for a card. */
@@ -157,4 +160,18 @@ export function writeStreakCache(c: StreakCache): void {
   } catch {
     /* storage blocked: the badge falls back to the store */
   }
+}
+
+/** Dispatched on window when something the learner did could not be recorded; detail: `{ message }`. */
+export const PROGRESS_ERROR_EVENT = 'saturate:progress-error';
+
+/**
+ * Tells the page that a record was not stored (the "not saved" note shows it: src/client/progress-boot.ts),
+ * so a failed write is never silent. Also logs it for whoever debugs the emitter.
+ */
+export function reportProgressError(err: unknown): void {
+  console.warn(err);
+  if (typeof window === 'undefined' || typeof CustomEvent === 'undefined') return;
+  const message = err instanceof Error ? err.message : String(err);
+  window.dispatchEvent(new CustomEvent(PROGRESS_ERROR_EVENT, { detail: { message } }));
 }

@@ -4,7 +4,8 @@
  * missing (Safari < 15.4), a localStorage write fires a `storage` event and the others reload.
  */
 import * as z from 'zod/mini';
-import { parseEvent, type ProgressEvent } from './schema.ts';
+import { type ProgressEvent } from '../schemas/progress-event.ts';
+import { parseEvent } from '../schemas/parse-event.ts';
 
 import { CHANNEL_NAME, PING_KEY } from './record.ts';
 

@@ -10,7 +10,7 @@ import {
   reviewQueue,
   type Schedule,
 } from '../../src/lib/review.ts';
-import type { AnswerEvent, ProgressEvent, UndoEvent } from '../../src/store/schema.ts';
+import type { AnswerEvent, ProgressEvent, UndoEvent } from '../../src/schemas/progress-event.ts';
 
 const T0 = Date.parse('2026-03-02T09:00:00Z');
 const HOUR = 3_600_000;

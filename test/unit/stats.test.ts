@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { computeStats, HEATMAP_DAYS } from '../../src/lib/stats.ts';
 import { buildSchedule } from '../../src/lib/review.ts';
-import type { AnswerEvent, ProgressEvent } from '../../src/store/schema.ts';
+import type { AnswerEvent, ProgressEvent } from '../../src/schemas/progress-event.ts';
 
 const NOW = Date.parse('2026-04-15T18:00:00+02:00');
 const DAY = 86_400_000;

@@ -18,7 +18,7 @@ afterEach(async () => {
 const quiet = { tabs: false, storage: null } as const;
 const open = (s: UseStore) => {
   opened.push(s);
-  return openProgress(s, quiet);
+  return openProgress(quiet, s);
 };
 const keysOf = async (s: UseStore, prefix: string) =>
   (await rawAll(s)).map(([k]) => k).filter((k) => k.startsWith(prefix));

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { isValidAnswerFast } from '../../src/store/fast-answer.ts';
-import { AnswerEventSchema, parseEvent, ProgressEventSchema } from '../../src/store/schema.ts';
+import { isValidAnswerFast } from '../../src/schemas/parse-event.ts';
+import { AnswerEventSchema, ProgressEventSchema } from '../../src/schemas/progress-event.ts';
+import { parseEvent } from '../../src/schemas/parse-event.ts';
 import { makeAnswerEvents } from '../fixtures/answer-events.ts';
 
 const valid = makeAnswerEvents(1)[0]!;
@@ -111,11 +112,38 @@ describe('isValidAnswerFast', () => {
 
 describe('parseEvent', () => {
   test('gives the schema its say on anything the fast path refuses', () => {
-    const r = parseEvent({ ...valid, timeMs: -1 });
+    const r = parseEvent({ ...valid, offsetMin: 841 });
     expect(r.success).toBe(false);
-    if (!r.success) expect(r.error.issues[0]!.path).toEqual(['timeMs']);
+    if (!r.success) expect(r.error.issues[0]!.path).toEqual(['offsetMin']);
     expect(
       parseEvent({ id: '5-abcd', at: 5, tz: 'UTC', offsetMin: 0, type: 'card-read', cardId: 'c', topic: 't' }).success,
     ).toBe(true);
+  });
+});
+
+describe('parseEvent with implausible times (issue #20: answers are facts, times are hints)', () => {
+  test('an answer 25 h after its question appeared is kept, its time clamped to a day and flagged', () => {
+    const r = parseEvent({ ...valid, timeMs: 25 * 3_600_000 });
+    expect(r).toMatchObject({ success: true, data: { id: valid.id, timeMs: 86_400_000, timeClamped: true } });
+  });
+
+  test('an answer after the clock went back 4 minutes is kept with time 0, flagged', () => {
+    const r = parseEvent({ ...valid, timeMs: -240_000 });
+    expect(r).toMatchObject({ success: true, data: { timeMs: 0, timeClamped: true } });
+  });
+
+  test('a quiz or lab with an implausible duration is kept, flagged', () => {
+    const quiz = { id: '5-abcd', at: 5, tz: 'UTC', offsetMin: 0, type: 'quiz-done', context: 'card', quizId: 'c' };
+    expect(parseEvent({ ...quiz, total: 3, correct: 2, durationMs: -1 })).toMatchObject({
+      success: true,
+      data: { durationMs: 0, durationClamped: true },
+    });
+  });
+
+  test('a plausible time is not flagged, and the flag cannot be anything but true', () => {
+    expect(parseEvent({ ...valid, timeMs: 86_400_000 })).toMatchObject({ success: true, data: { timeMs: 86_400_000 } });
+    expect('timeClamped' in (parseEvent(valid) as { data: object }).data).toBe(false);
+    expect(parseEvent({ ...valid, timeClamped: false }).success).toBe(false);
+    expect(isValidAnswerFast({ ...valid, timeMs: 0, timeClamped: true })).toBe(true);
   });
 });

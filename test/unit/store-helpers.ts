@@ -54,3 +54,17 @@ export function answer(i: number, over: Partial<AnswerDetail> = {}): AnswerDetai
     ...over,
   };
 }
+
+/** A Web Storage area in a Map (Node has no sessionStorage); `quotaChars` makes setItem throw as a full one does. */
+export function tabStorageFake(quotaChars = Infinity) {
+  const map = new Map<string, string>();
+  return {
+    map,
+    getItem: (k: string) => map.get(k) ?? null,
+    setItem: (k: string, v: string) => {
+      if (v.length > quotaChars) throw new DOMException('full', 'QuotaExceededError');
+      map.set(k, v);
+    },
+    removeItem: (k: string) => void map.delete(k),
+  };
+}

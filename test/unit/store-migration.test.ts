@@ -72,7 +72,7 @@ describe('opening a v1 database', () => {
     const { store } = freshStore();
     await rawPut(store, 'progress', V1_FIXTURE);
     opened.push(store);
-    const p = await openProgress(store, { tabs: false, storage: null, tz: 'Europe/Berlin', clock: () => NOW });
+    const p = await openProgress({ tabs: false, storage: null, tz: 'Europe/Berlin', clock: () => NOW }, store);
     const s = p.snapshot();
     expect(s.schemaVersion).toBe(CURRENT_SCHEMA_VERSION);
     expect(s.answers).toHaveLength(2);
@@ -83,17 +83,17 @@ describe('opening a v1 database', () => {
     expect(keys).not.toContain('progress');
     expect(keys).toContain('meta');
     expect(keys.filter((k) => k.startsWith('e:'))).toHaveLength(6);
-    expect((await getStreak(NOW, 'Europe/Berlin', store)).current).toBe(3); // reads on 28, 29, 30 March
+    expect((await getStreak({ now: NOW, tz: 'Europe/Berlin' }, store)).current).toBe(3); // reads on 28, 29, 30 March
   });
 
   test('a second open finds nothing to migrate and changes nothing', async () => {
     const { store } = freshStore();
     await rawPut(store, 'progress', V1_FIXTURE);
-    await openProgress(store, { tabs: false, storage: null, tz: 'Europe/Berlin', clock: () => NOW });
+    await openProgress({ tabs: false, storage: null, tz: 'Europe/Berlin', clock: () => NOW }, store);
     await closeProgress(store);
     const before = await rawAll(store);
     opened.push(store);
-    await openProgress(store, { tabs: false, storage: null, tz: 'Europe/Berlin', clock: () => NOW + 1 });
+    await openProgress({ tabs: false, storage: null, tz: 'Europe/Berlin', clock: () => NOW + 1 }, store);
     expect(await rawAll(store)).toEqual(before);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { answer, BERLIN, freshStore, rawAll, rawPut, T0 } from './store-helpers.ts';
+import { answer, BERLIN, freshStore, rawAll, rawPut, T0, tabStorageFake } from './store-helpers.ts';
 import {
   closeProgress,
   computeStats,
@@ -35,28 +35,28 @@ const quiet = { tabs: false, storage: null } as const;
 describe('openProgress', () => {
   test('keeps recorded progress across a reload', async () => {
     const { store, dbName } = freshStore();
-    await openProgress(track(store), quiet);
+    await openProgress(quiet, track(store));
     for (let i = 0; i < 6; i++) await recordAnswer(answer(i), store);
     await recordCardRead({ cardId: 'meters/gpu-util', topic: 'meters', at: T0, ...BERLIN }, store);
     await closeProgress(store);
     const again = track((await import('../../src/store/progress.ts')).createProgressStore(dbName));
-    await openProgress(again, quiet);
+    await openProgress(quiet, again);
     const s = await loadProgress(again);
     expect(s.persistent).toBe(true);
     expect(s.answers).toHaveLength(6);
     expect([...s.readCardIds]).toEqual(['meters/gpu-util']);
     expect(s.answers[0]).toMatchObject({ tz: 'Europe/Berlin', offsetMin: 60 });
-    expect((await getStreak(T0 + 3_600_000, 'Europe/Berlin', again)).current).toBe(1);
+    expect((await getStreak({ now: T0 + 3_600_000, tz: 'Europe/Berlin' }, again)).current).toBe(1);
   });
 
   test('quarantines a corrupt record and still loads the rest', async () => {
     const { store } = freshStore();
-    await openProgress(track(store), quiet);
+    await openProgress(quiet, track(store));
     await recordAnswer(answer(1), store);
     await closeProgress(store);
     await rawPut(store, 'e:123-corrupt', { id: '123-corrupt', at: 123, type: 'answer', correct: 'yes' });
     await rawPut(store, 'e:5-aaaa', { bogus: true, __proto__: { polluted: 1 } });
-    const s = await (await openProgress(track(store), { ...quiet, clock: () => T0 })).snapshot();
+    const s = await (await openProgress({ ...quiet, clock: () => T0 }, track(store))).snapshot();
     expect(s.answers).toHaveLength(1);
     expect(s.quarantined.map((q) => q.key).sort()).toEqual(['e:123-corrupt', 'e:5-aaaa']);
     expect(s.quarantined[0]!.reason).toMatch(/./);
@@ -66,14 +66,14 @@ describe('openProgress', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // still reported after another reload
     await closeProgress(store);
-    expect((await (await openProgress(track(store), quiet)).snapshot()).quarantined).toHaveLength(2);
+    expect((await (await openProgress(quiet, track(store))).snapshot()).quarantined).toHaveLength(2);
   });
 
   test('works in memory and says so when IndexedDB is unavailable', async () => {
     const failing: UseStore = track(() =>
       Promise.reject(new DOMException('The user denied permission', 'SecurityError')),
     );
-    const p = await openProgress(failing, quiet);
+    const p = await openProgress({ ...quiet, tabStorage: tabStorageFake() }, failing);
     await recordAnswer(answer(1), failing);
     const s = p.snapshot();
     expect(s.persistent).toBe(false);
@@ -84,9 +84,9 @@ describe('openProgress', () => {
 
   test('gives up on a blocked IndexedDB after the timeout and keeps working', async () => {
     const hanging: UseStore = track(() => new Promise(() => {}));
-    const p = await openProgress(hanging, { ...quiet, openTimeoutMs: 20 });
+    const p = await openProgress({ ...quiet, openTimeoutMs: 20 }, hanging);
     expect(p.snapshot().notSaved?.reason).toBe('blocked');
-    await toggleSaved('meters/a', T0, hanging);
+    await toggleSaved({ cardId: 'meters/a', at: T0 }, hanging);
     expect(p.snapshot().savedCardIds).toEqual(['meters/a']);
   });
 
@@ -96,7 +96,7 @@ describe('openProgress', () => {
     const flaky: UseStore = track((mode, cb) =>
       fail && mode === 'readwrite' ? Promise.reject(new DOMException('full', 'QuotaExceededError')) : store(mode, cb),
     );
-    const p = await openProgress(flaky, quiet);
+    const p = await openProgress(quiet, flaky);
     await recordAnswer(answer(1), flaky);
     fail = true;
     await recordAnswer(answer(2), flaky);
@@ -110,7 +110,7 @@ describe('openProgress', () => {
     const { store } = freshStore();
     await rawPut(store, 'meta', { schemaVersion: 99 });
     await rawPut(store, 'e:1-future', { id: '1-future', type: 'hologram' });
-    const p = await openProgress(track(store), quiet);
+    const p = await openProgress(quiet, track(store));
     await recordAnswer(answer(1), store);
     expect(p.snapshot().notSaved?.reason).toBe('newer-version');
     expect((await rawAll(store)).map(([k]) => k).sort()).toEqual(['e:1-future', 'meta']);
@@ -125,7 +125,7 @@ describe('recording', () => {
       persisted: vi.fn(async () => false),
       estimate: async () => ({ usage: 2048, quota: 1e9 }),
     };
-    const p = await openProgress(track(store), { tabs: false, storage, clock: () => T0 });
+    const p = await openProgress({ tabs: false, storage, clock: () => T0 }, track(store));
     for (let i = 0; i < 4; i++) await recordAnswer(answer(i), store);
     await new Promise((r) => setTimeout(r, 0));
     expect(storage.persist).not.toHaveBeenCalled();
@@ -137,32 +137,32 @@ describe('recording', () => {
 
   test('toggles saved cards, newest first', async () => {
     const { store } = freshStore();
-    await openProgress(track(store), quiet);
-    expect(await toggleSaved('meters/a', T0, store)).toBe(true);
-    expect(await toggleSaved('meters/b', T0 + 1, store)).toBe(true);
-    expect(await toggleSaved('meters/a', T0 + 2, store)).toBe(false);
-    expect(await toggleSaved('meters/c', T0 + 3, store)).toBe(true);
+    await openProgress(quiet, track(store));
+    expect(await toggleSaved({ cardId: 'meters/a', at: T0 }, store)).toBe(true);
+    expect(await toggleSaved({ cardId: 'meters/b', at: T0 + 1 }, store)).toBe(true);
+    expect(await toggleSaved({ cardId: 'meters/a', at: T0 + 2 }, store)).toBe(false);
+    expect(await toggleSaved({ cardId: 'meters/c', at: T0 + 3 }, store)).toBe(true);
     expect((await loadProgress(store)).savedCardIds).toEqual(['meters/c', 'meters/b']);
   });
 
   test('undo removes the last answer from stats, mistakes and the review queue', async () => {
     const { store } = freshStore();
-    await openProgress(track(store), quiet);
+    await openProgress(quiet, track(store));
     await recordAnswer(answer(1, { questionId: 'a', correct: true }), store);
     const wrong = await recordAnswer(answer(2, { questionId: 'b', correct: false }), store);
     expect(await getRetakeQuestionIds(store)).toEqual(['b']);
-    expect((await undoLast(T0 + 600_000, store))?.id).toBe(wrong.id);
+    expect((await undoLast({ at: T0 + 600_000 }, store))?.id).toBe(wrong.id);
     const s = await loadProgress(store);
     expect(s.answers.map((a) => a.questionId)).toEqual(['a']);
     expect(await getRetakeQuestionIds(store)).toEqual([]);
     expect(computeStats(s, T0 + 600_000).totals.answers).toBe(1);
-    const q = await getReviewQueue([{ id: 'a' }, { id: 'b' }], T0 + 700_000, store);
+    const q = await getReviewQueue({ bank: [{ id: 'a' }, { id: 'b' }], now: T0 + 700_000 }, store);
     expect(q.fresh.map((x) => x.id)).toEqual(['b']);
   });
 
   test('rejects a malformed event with a message, recording nothing', async () => {
     const { store } = freshStore();
-    await openProgress(track(store), quiet);
+    await openProgress(quiet, track(store));
     await expect(recordAnswer(answer(1, { questionId: 'bad id with spaces' }), store)).rejects.toThrow(
       /malformed.*questionId/,
     );
@@ -171,13 +171,13 @@ describe('recording', () => {
 
   test('a cached schedule that is corrupt is rebuilt to the same schedule', async () => {
     const { store } = freshStore();
-    await openProgress(track(store), quiet);
+    await openProgress(quiet, track(store));
     for (let i = 0; i < 10; i++) await recordAnswer(answer(i), store);
     await closeProgress(store);
-    const before = (await openProgress(track(store), quiet)).snapshot().schedule;
+    const before = (await openProgress(quiet, track(store))).snapshot().schedule;
     await closeProgress(store);
     await rawPut(store, 'cache:schedule', { v: 1, questions: 'garbage' });
-    const after = (await openProgress(track(store), quiet)).snapshot().schedule;
+    const after = (await openProgress(quiet, track(store))).snapshot().schedule;
     expect([...after.questions.keys()].sort()).toEqual([...before.questions.keys()].sort());
     expect(after.questions.get('q-1')!.card.due.getTime()).toBe(before.questions.get('q-1')!.card.due.getTime());
   });
@@ -190,8 +190,8 @@ describe('two tabs', () => {
     const a = track(createProgressStore(dbName));
     const b = track(createProgressStore(dbName));
     const channelName = `tabs-${dbName}`;
-    await openProgress(a, { storage: null, channelName });
-    await openProgress(b, { storage: null, channelName });
+    await openProgress({ storage: null, channelName }, a);
+    await openProgress({ storage: null, channelName }, b);
     let seenByB: ProgressSnapshot | null = null;
     const off = subscribe((s) => (seenByB = s), b);
     await Promise.all(
@@ -210,9 +210,9 @@ describe('listenForProgress', () => {
   test('records the window events once, however often it is called', async () => {
     vi.stubGlobal('window', new EventTarget());
     const { store } = freshStore();
-    await openProgress(track(store), quiet);
-    const stop = listenForProgress(store);
-    expect(listenForProgress(store)).toBe(stop);
+    await openProgress(quiet, track(store));
+    const stop = listenForProgress({}, store);
+    expect(listenForProgress({}, store)).toBe(stop);
     emit('saturate:answer', answer(1));
     emit('saturate:card-read', { cardId: 'meters/gpu-util', topic: 'meters', at: T0 });
     emit('saturate:save-toggled', { cardId: 'meters/gpu-util', saved: true, at: T0 });

@@ -3,15 +3,20 @@
  * edited, only added, so two tabs (or a backup import) merge by union of `id`. Validated on every
  * read from IndexedDB, from another tab and from a backup file.
  *
- * Strict objects: an unknown key (including `__proto__`) fails validation, so a record written by
- * a future release is quarantined rather than half-read.
+ * Forward-compatible: a field this release does not know (a newer release added it) is kept as it
+ * is, not a reason to refuse the record, so an older tab never quarantines what a newer one wrote.
+ * Only `__proto__`, `constructor` and `prototype` are refused (parseEvent checks them). A newer
+ * release that changes what a record MEANS raises `schemaVersion` in `meta`, and this release then
+ * opens that database read-only (src/store/read.ts).
  *
  * Uses `zod/mini` (the same checks as `zod`, tree-shakable): the store ships on every page, and
  * classic `zod` alone is ~100 KB gzip in a browser bundle, `zod/mini` with these schemas ~8 KB.
- * Parse with `parseEvent()` (fast path for answers, see ./fast-answer.ts), not the schema directly.
+ * Parse with `parseEvent()` (./parse-event.ts: a fast path for answers), not the schema directly.
  */
 import * as z from 'zod/mini';
-import { isValidAnswerFast } from './fast-answer.ts';
+import { MAX_DURATION_MS } from './progress-time.ts';
+
+export { MAX_DURATION_MS };
 
 /** Ids: a letter or digit, then letters, digits and . _ : / - (200 characters at most). */
 export const REF_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,199}$/;
@@ -23,8 +28,6 @@ export const EVENT_ID_PATTERN = /^\d{1,15}-[a-z0-9]{4,32}$/;
 export const CHOICE_PATTERN = /^[^\u0000-\u001f\u007f-\u009f]{0,8}$/;
 /** Latest instant a Date can hold (ms). */
 export const MAX_EPOCH_MS = 8.64e15;
-/** A day, in ms: the longest answer or quiz time kept. */
-export const MAX_DURATION_MS = 8.64e7;
 /** The places an answer can come from. */
 export const CONTEXTS = ['card', 'practice', 'review', 'retake', 'lab'] as const;
 /** Question kinds. */
@@ -68,7 +71,7 @@ const base = {
 const context = z.enum(CONTEXTS);
 
 /** A question answered (from 'saturate:answer'). */
-export const AnswerEventSchema = z.strictObject({
+export const AnswerEventSchema = z.looseObject({
   ...base,
   type: z.literal('answer'),
   questionId: RefSchema,
@@ -82,15 +85,17 @@ export const AnswerEventSchema = z.strictObject({
     z.number(),
   ]),
   correct: z.boolean(),
-  /** Milliseconds from showing the question to answering. */
+  /** Milliseconds from showing the question to answering (clamped into 0 to a day: see progress-time.ts). */
   timeMs: duration,
+  /** Present when the device's time was implausible and `timeMs` was clamped: not a real time. */
+  timeClamped: z.optional(z.literal(true)),
   context,
   /** The question kind when the recorder knew it; otherwise inferred from `choice` (see review.ts). */
   kind: z.optional(z.enum(KINDS)),
 });
 
 /** A card read to its end (from 'saturate:card-read'). */
-export const CardReadEventSchema = z.strictObject({
+export const CardReadEventSchema = z.looseObject({
   ...base,
   type: z.literal('card-read'),
   cardId: RefSchema,
@@ -98,7 +103,7 @@ export const CardReadEventSchema = z.strictObject({
 });
 
 /** A card saved (`saved: true`) or unsaved. The newest event per card wins. */
-export const SavedEventSchema = z.strictObject({
+export const SavedEventSchema = z.looseObject({
   ...base,
   type: z.literal('saved'),
   cardId: RefSchema,
@@ -106,7 +111,7 @@ export const SavedEventSchema = z.strictObject({
 });
 
 /** A quiz finished (from 'saturate:quiz-done'). */
-export const QuizDoneEventSchema = z.strictObject({
+export const QuizDoneEventSchema = z.looseObject({
   ...base,
   type: z.literal('quiz-done'),
   context,
@@ -114,20 +119,24 @@ export const QuizDoneEventSchema = z.strictObject({
   total: intIn(0, 10_000, 'total'),
   correct: intIn(0, 10_000, 'correct'),
   durationMs: duration,
+  /** Present when the device's time was implausible and `durationMs` was clamped. */
+  durationClamped: z.optional(z.literal(true)),
 });
 
 /** A lab completed (from 'saturate:lab-done'). */
-export const LabDoneEventSchema = z.strictObject({
+export const LabDoneEventSchema = z.looseObject({
   ...base,
   type: z.literal('lab-done'),
   labId: RefSchema,
   /** Whether the lab's checks passed. */
   passed: z.boolean(),
   durationMs: duration,
+  /** Present when the device's time was implausible and `durationMs` was clamped. */
+  durationClamped: z.optional(z.literal(true)),
 });
 
 /** "Undo last answer": the target answer no longer counts anywhere (stats, streak, schedule). */
-export const UndoEventSchema = z.strictObject({
+export const UndoEventSchema = z.looseObject({
   ...base,
   type: z.literal('undo'),
   targetId: EventIdSchema,
@@ -160,21 +169,6 @@ export type UndoEvent = z.output<typeof UndoEventSchema>;
 export type ProgressEvent = z.output<typeof ProgressEventSchema>;
 export type ProgressEventType = ProgressEvent['type'];
 
-/** What `parseEvent` returns: the event, or the zod issues. */
-export type EventParse =
-  { success: true; data: ProgressEvent } | { success: false; error: { issues: readonly z.core.$ZodIssue[] } };
-
-/**
- * Validates one record against `ProgressEventSchema`. A well-formed answer (the bulk of any log)
- * is accepted by a plain-JS check that tests the same rules (./fast-answer.ts; a property test
- * shows it never accepts what the schema refuses), ~5× cheaper; everything else goes through zod,
- * which also writes the messages for anything refused.
- */
-export function parseEvent(raw: unknown): EventParse {
-  if (isValidAnswerFast(raw)) return { success: true, data: raw };
-  return ProgressEventSchema.safeParse(raw);
-}
-
 /** Where an event happened: zone name and the offset then. */
 export interface Zone {
   tz: string;
@@ -182,7 +176,7 @@ export interface Zone {
 }
 
 /** The `meta` record: schema version and housekeeping. */
-export const MetaSchema = z.strictObject({
+export const MetaSchema = z.looseObject({
   schemaVersion: z.int().check(z.minimum(1)),
   /** When `navigator.storage.persist()` was asked (epoch ms), and what it answered. */
   persistRequestedAt: z.optional(z.int()),
@@ -191,7 +185,7 @@ export const MetaSchema = z.strictObject({
 export type Meta = z.output<typeof MetaSchema>;
 
 /** A record that failed validation, kept (never dropped) under `q:<original key>`. */
-export const QuarantineSchema = z.strictObject({
+export const QuarantineSchema = z.looseObject({
   key: z.string().check(z.maxLength(1000)),
   /** The record as it was read. */
   value: z.unknown(),

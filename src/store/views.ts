@@ -1,0 +1,54 @@
+/**
+ * Synchronous views of a snapshot for pages: the streak, the header badge's summary of it, and the stats
+ * page's numbers. Re-exported by progress.ts, the store's public API. Nothing here writes.
+ */
+import { computeStats as computeStatsFrom, type Stats, type StatsOptions } from '../lib/stats.ts';
+import { computeStreak, countsDayAlone, localDay, streakToday, tallyOf, type StreakSummary } from '../lib/streak.ts';
+import type { AnswerEvent, ProgressEvent } from '../schemas/progress-event.ts';
+import type { ProgressSnapshot } from './snapshot.ts';
+import { deviceZoneName, type StreakCache } from './record.ts';
+
+/** The streak in a snapshot as of `now`, in the device's zone then (or `tz`). Sync; writes nothing. */
+export function streakOf(s: ProgressSnapshot, now: number, tz: string = deviceZoneName(now)): StreakSummary {
+  return computeStreak(streakEvents(s), now, tz);
+}
+
+/**
+ * The header badge's summary of `streak` (computed from `s` as of `now` in `tz`) for today, to cache
+ * (record.ts `StreakCache`, written with `writeStreakCache`) so that pages that only write progress show the
+ * badge without the store. Writes nothing.
+ */
+export function streakCacheOf(
+  s: ProgressSnapshot,
+  streak: StreakSummary,
+  now: number,
+  tz: string = deviceZoneName(now),
+): StreakCache {
+  const day = localDay(now, tz);
+  return streakToday(streak, tallyOf(streakEvents(s), day, now), day, tz);
+}
+
+/** The events streaks count: active answers, and card reads and labs (src/lib/streak-rules.ts `countsDayAlone`). */
+export function streakEvents(s: ProgressSnapshot): ProgressEvent[] {
+  return [...s.answers, ...s.events.filter(countsDayAlone)];
+}
+
+/** Stats-page numbers from a snapshot (uses its schedule: no refold). */
+export function computeStats(
+  snapshot: ProgressSnapshot,
+  now: number,
+  options: Omit<StatsOptions, 'schedule'> = {},
+): Stats {
+  return computeStatsFrom(snapshot.events, now, { ...options, schedule: snapshot.schedule });
+}
+
+/** Helper for tests and the store: is this answer the newest one that still counts? */
+export function lastActiveAnswer(events: readonly ProgressEvent[]): AnswerEvent | null {
+  const undone = new Set<string>();
+  for (const e of events) if (e.type === 'undo') undone.add(e.targetId);
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === 'answer' && !undone.has(e.id)) return e;
+  }
+  return null;
+}

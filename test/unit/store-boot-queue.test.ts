@@ -1,0 +1,134 @@
+/**
+ * The page's progress queue (src/client/progress-queue.ts) over the real write path and full
+ * store on fake-indexeddb. Issue #20, failure 5: an answer given while the full store is still
+ * opening, just before the tab closes, is written on `pagehide` / `visibilitychange`.
+ */
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { answer, freshStore, rawAll, rawPut, T0 } from './store-helpers.ts';
+import { createAppendWriter, type AppendWriter } from '../../src/store/append.ts';
+import { createProgressQueue, type ProgressQueue } from '../../src/client/progress-queue.ts';
+import { closeProgress, type UseStore } from '../../src/store/progress.ts';
+import { emit } from '../../src/lib/events.ts';
+
+type Listen = typeof import('../../src/store/listen.ts');
+const cleanup: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0)) await fn();
+  vi.unstubAllGlobals();
+});
+
+/** A page: window and document as event targets, a write path and a queue over `store`. */
+function page(store: UseStore, loadStore: () => Promise<Listen> = () => import('../../src/store/listen.ts')) {
+  const win = new EventTarget();
+  vi.stubGlobal('window', win);
+  const doc = Object.assign(new EventTarget(), { visibilityState: 'visible' });
+  const writer: AppendWriter = createAppendWriter(store, { channelName: `test-${Math.random()}` });
+  const queue: ProgressQueue = createProgressQueue({ writer, loadStore, store, page: { window: win, document: doc } });
+  queue.start();
+  cleanup.push(
+    () => writer.close(),
+    async () => (await import('../../src/store/listen.ts')).listenForProgress({}, store)(),
+    () => closeProgress(store),
+  );
+  return { win, doc, queue };
+}
+/** A full store whose loading waits for `release()` (a slow device opening a long log). */
+function slowLoad() {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  return { release, load: () => gate.then(() => import('../../src/store/listen.ts')) };
+}
+/** An answer as the quiz emits it (app events carry no zone: the device's is used). */
+function appAnswer(i: number) {
+  const { tz: _, ...detail } = answer(i);
+  return detail;
+}
+const answerKeys = async (store: UseStore) => (await rawAll(store)).filter(([k]) => k.startsWith('e:'));
+
+describe('the light write path', () => {
+  test('writes each event at once, without the full store', async () => {
+    const { store } = freshStore();
+    const { queue } = page(store, () => Promise.reject(new Error('the full store is not needed')));
+    emit('saturate:answer', appAnswer(1));
+    emit('saturate:quiz-done', { context: 'card', quizId: 'c', total: 1, correct: 1, durationMs: 9_000, at: T0 });
+    await queue.afterWrites(() => undefined);
+    expect((await answerKeys(store)).map(([, v]) => (v as { type: string }).type).sort()).toEqual([
+      'answer',
+      'quiz-done',
+    ]);
+    expect(queue.fullWanted()).toBe(false);
+  });
+
+  test('never writes into a database from a newer release: the full store keeps the answer in memory', async () => {
+    const { store } = freshStore();
+    await rawPut(store, 'meta', { schemaVersion: 3 });
+    const { queue } = page(store);
+    emit('saturate:answer', appAnswer(1));
+    await queue.afterWrites(() => undefined);
+    const s = (await queue.progressStore()).loadProgress(store);
+    expect((await s).answers).toHaveLength(1);
+    expect((await s).notSaved?.reason).toBe('newer-version');
+    expect((await rawAll(store)).map(([k]) => k)).toEqual(['meta']);
+  });
+});
+
+describe('while the full store is opening', () => {
+  test('an answer is written when the page is hidden, before the store has opened', async () => {
+    const { store } = freshStore();
+    const slow = slowLoad();
+    const { win, queue } = page(store, slow.load);
+    void queue.progressStore();
+    emit('saturate:answer', appAnswer(1));
+    await queue.afterWrites(() => undefined);
+    expect(await answerKeys(store)).toEqual([]); // waiting for the full store
+    win.dispatchEvent(new Event('pagehide'));
+    await queue.afterWrites(() => undefined);
+    expect(await answerKeys(store)).toHaveLength(1);
+    slow.release(); // the page came back (bfcache): the store records it once, under the same key
+    const p = await queue.progressStore();
+    expect((await p.loadProgress(store)).answers).toHaveLength(1);
+    expect(await answerKeys(store)).toHaveLength(1);
+  });
+
+  test('visibilitychange to hidden flushes too', async () => {
+    const { store } = freshStore();
+    const slow = slowLoad();
+    const { doc, queue } = page(store, slow.load);
+    void queue.progressStore();
+    emit('saturate:card-read', { cardId: 'meters/gpu-util', topic: 'meters', at: T0 });
+    doc.visibilityState = 'hidden';
+    doc.dispatchEvent(new Event('visibilitychange'));
+    await queue.afterWrites(() => undefined);
+    expect(await answerKeys(store)).toHaveLength(1);
+    slow.release();
+    await queue.progressStore();
+  });
+
+  test('an answer and its undo heard meanwhile are recorded in order: the answer no longer counts', async () => {
+    const { store } = freshStore();
+    const slow = slowLoad();
+    const { queue } = page(store, slow.load);
+    void queue.progressStore();
+    emit('saturate:answer', appAnswer(1));
+    emit('saturate:answer-undone', {
+      questionId: answer(1).questionId,
+      answeredAt: answer(1).at,
+      at: answer(1).at + 1,
+    });
+    slow.release();
+    const p = await queue.progressStore();
+    const s = await p.loadProgress(store);
+    expect(s.answers).toEqual([]);
+    expect(s.events.map((e) => e.type)).toEqual(['answer', 'undo']);
+  });
+
+  test('after the hand-over each event is recorded once, by the full store', async () => {
+    const { store } = freshStore();
+    const { queue } = page(store);
+    const p = await queue.progressStore();
+    emit('saturate:answer', appAnswer(2));
+    await (await import('../../src/store/listen.ts')).whenRecorded();
+    expect((await p.loadProgress(store)).answers).toHaveLength(1);
+    expect(await answerKeys(store)).toHaveLength(1);
+  });
+});
