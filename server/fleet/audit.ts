@@ -10,6 +10,7 @@
 import { diagnose, type BottleneckKind, type Diagnosis } from '../../src/lib/diagnose.ts';
 import type { StreamMessage } from '../../src/protocol/metrics.ts';
 import { DCGM_SERIES } from '../../src/protocol/dcgm.ts';
+import { WASTE_STATES } from '../../src/lib/fleet-view.ts';
 import { CLOCK_EVENT_REASONS } from '../../src/protocol/metrics.ts';
 import {
   collectFleet,
@@ -25,16 +26,8 @@ import type { PrometheusClient } from './prometheus-api.ts';
 
 export const MAX_SEGMENTS = 28;
 
-/** The states that count as waste, in the order a report lists them. */
-export const WASTE_KINDS = [
-  'idle',
-  'idle-allocated',
-  'data-starvation',
-  'small-kernels',
-  'throttled',
-  'communication-hang',
-  'straggler',
-] as const satisfies readonly BottleneckKind[];
+/** The states that count as waste (src/lib/fleet-view.ts, which the fleet page shares). */
+export const WASTE_KINDS: readonly BottleneckKind[] = WASTE_STATES;
 
 export interface AuditOptions {
   windowS: number;

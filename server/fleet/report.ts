@@ -2,20 +2,8 @@
  * The audit as a Markdown report for people, and as JSON for scripts (`npm run audit -- --json`).
  */
 import type { BottleneckKind } from '../../src/lib/diagnose.ts';
+import { STATE_NAMES } from '../../src/lib/fleet-view.ts';
 import { WASTE_KINDS, type AuditReport, type GpuAudit } from './audit.ts';
-
-const STATE_NAMES: Record<BottleneckKind, string> = {
-  idle: 'Idle (nothing held)',
-  'idle-allocated': 'Idle but allocated',
-  'data-starvation': 'Starved of input data',
-  'small-kernels': 'Busy in time, not in space',
-  throttled: 'Throttled',
-  'communication-hang': 'Hung in a collective',
-  straggler: 'Waiting for a straggler',
-  'memory-bound': 'Memory-bound (working)',
-  'compute-bound': 'Compute-bound (working)',
-  'cant-tell': "Can't tell",
-};
 
 const h1 = (x: number) => x.toFixed(1);
 const usd = (x: number) => `$${Math.round(x).toLocaleString('en-US')}`;

@@ -1,0 +1,105 @@
+/**
+ * The fleet page's arithmetic, pure: GPUs grouped by host, namespace or model, each group's GPU-hours per state,
+ * and the groups and GPUs ordered by wasteful hours. The page fetches the audit JSON (`/api/fleet`) and renders
+ * what this returns.
+ */
+
+/** One GPU as `/api/fleet` (and `npm run audit -- --json`) sends it. */
+export interface FleetGpuJson {
+  instance: string;
+  hostname: string;
+  gpu: number;
+  uuid: string | null;
+  model: string;
+  labels: { pod: string | null; namespace: string | null; container: string | null; job: string | null };
+  verdict: {
+    kind: string;
+    title: string;
+    confidence: string;
+    evidence: string[];
+    next: string;
+    cardId: string;
+    decide?: string;
+  };
+  hours: Record<string, number>;
+  wastefulHours: number;
+  energyKWh: number | null;
+}
+
+export type GroupBy = 'host' | 'namespace' | 'model';
+
+/** Each diagnosis kind as a fleet state, in words (the page, the Markdown report). */
+export const STATE_NAMES: Record<string, string> = {
+  idle: 'Idle (nothing held)',
+  'idle-allocated': 'Idle but allocated',
+  'data-starvation': 'Starved of input data',
+  'small-kernels': 'Busy in time, not in space',
+  throttled: 'Throttled',
+  'communication-hang': 'Hung in a collective',
+  straggler: 'Waiting for a straggler',
+  'memory-bound': 'Memory-bound (working)',
+  'compute-bound': 'Compute-bound (working)',
+  'cant-tell': "Can't tell",
+};
+
+/** The states that count as waste, in the order a report lists them. */
+export const WASTE_STATES = [
+  'idle',
+  'idle-allocated',
+  'data-starvation',
+  'small-kernels',
+  'throttled',
+  'communication-hang',
+  'straggler',
+] as const;
+
+export interface FleetGroup {
+  name: string;
+  gpus: FleetGpuJson[];
+  wastefulHours: number;
+  reportedHours: number;
+}
+
+/** The group a GPU belongs to; GPUs without a namespace or job group under "(no owner label)". */
+export function groupOf(g: FleetGpuJson, by: GroupBy): string {
+  if (by === 'host') return g.hostname;
+  if (by === 'model') return g.model;
+  return g.labels.namespace ?? (g.labels.job ? `job ${g.labels.job}` : '(no owner label)');
+}
+
+const sumHours = (g: FleetGpuJson) => Object.values(g.hours).reduce((a, b) => a + b, 0);
+
+/**
+ * Groups, most wasteful first (ties by name); within a group, GPUs most wasteful first.
+ *
+ * @example groupFleet([], 'host') // []
+ */
+export function groupFleet(gpus: readonly FleetGpuJson[], by: GroupBy): FleetGroup[] {
+  const groups = new Map<string, FleetGpuJson[]>();
+  for (const g of gpus) {
+    const k = groupOf(g, by);
+    groups.set(k, [...(groups.get(k) ?? []), g]);
+  }
+  return [...groups]
+    .map(([name, list]) => ({
+      name,
+      gpus: [...list].sort(
+        (a, b) => b.wastefulHours - a.wastefulHours || a.hostname.localeCompare(b.hostname) || a.gpu - b.gpu,
+      ),
+      wastefulHours: list.reduce((a, g) => a + g.wastefulHours, 0),
+      reportedHours: list.reduce((a, g) => a + sumHours(g), 0),
+    }))
+    .sort((a, b) => b.wastefulHours - a.wastefulHours || a.name.localeCompare(b.name));
+}
+
+/** The state a GPU spent most of the window in, or null when it reported nothing. */
+export function mainState(g: FleetGpuJson): string | null {
+  let best: string | null = null;
+  for (const [k, v] of Object.entries(g.hours)) if (v > 0 && (best === null || v > g.hours[best]!)) best = k;
+  return best;
+}
+
+/** "$1,234" for a cost, or "" without a price. @example formatUsd(1234.4) // "$1,234" */
+export function formatUsd(x: number | null): string {
+  return x === null ? '' : `$${Math.round(x).toLocaleString('en-US')}`;
+}

@@ -1,0 +1,89 @@
+/**
+ * The fleet page as a platform engineer uses it: a lab server started with --source prometheus:<url> in front of
+ * a real Prometheus holding a simulated cluster, the page opened from the URL the server printed, at phone size.
+ */
+import { test, expect } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseCli } from '../../server/cli.ts';
+import { launch, type Launched } from '../../server/launch.ts';
+import { scenarioCluster, writeClusterOpenMetrics } from '../fleet/cluster.ts';
+import { startPrometheus, type RunningPrometheus } from '../fleet/prometheus-harness.ts';
+
+const TOKEN = 'fleet-e2e-token-0123456789';
+let prom: RunningPrometheus;
+let lab: Launched;
+let dir: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  dir = mkdtempSync(join(tmpdir(), 'saturate-fleet-e2e-'));
+  const file = join(dir, 'cluster.om');
+  const now = Date.now();
+  // The last hour of a cluster, one host per scenario, up to a minute ago (so the live view has scrapes).
+  await writeClusterOpenMetrics(file, scenarioCluster(), now - 3_600_000, now - 60_000, 15_000);
+  prom = await startPrometheus({ openMetricsFile: file });
+  const tokenFile = join(dir, 'token');
+  writeFileSync(tokenFile, TOKEN);
+  lab = await launch(
+    parseCli([
+      '--port',
+      '0',
+      '--source',
+      `prometheus:${prom.url}`,
+      '--interval',
+      '15000',
+      '--static',
+      'dist',
+      '--token-file',
+      tokenFile,
+    ]),
+    { print: () => undefined, log: () => undefined, handleSignals: false, env: { XDG_CONFIG_HOME: dir } },
+  );
+});
+
+test.afterAll(async () => {
+  await lab?.stop();
+  await prom?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+test('the fleet page reads the cluster through the lab server and names where GPUs are wasted', async ({ page }) => {
+  await page.goto(`http://127.0.0.1:${lab.port}/fleet/?token=${TOKEN}`);
+  await expect(page.locator('[data-fleet-status]')).toHaveText(/Read 64 GPUs over the last 24h/, { timeout: 60_000 });
+  await expect(page).toHaveURL(/\/fleet\/$/); // the token left the address bar
+  await expect(page.locator('[data-fleet-headline]')).toContainText('64 GPUs from http://127.0.0.1:');
+  // Without a price, no cost; with one, the wasteful hours are priced and the price is remembered.
+  await expect(page.locator('[data-fleet-headline]')).toContainText('Enter a price per GPU-hour');
+  await page.getByLabel('Price per GPU-hour (US $)').fill('2.5');
+  await expect(page.locator('[data-fleet-headline]')).toContainText(/about \$\d/);
+  // Grouped by host, the most wasteful first: an idle host leads.
+  const first = page.locator('.fleet-group').first();
+  await expect(first.locator('summary .title')).toHaveText(
+    /sim-(idle|data-starved|nccl-hang|small-kernels|straggler|throttled)/,
+  );
+  await page.getByLabel('Group by').selectOption('model');
+  await expect(page.locator('.fleet-group')).toHaveCount(1);
+  await expect(page.locator('.fleet-group summary .title')).toHaveText('NVIDIA H100 80GB HBM3');
+  // A GPU says why, and what to do.
+  await page.getByLabel('Group by').selectOption('host');
+  await page.locator('.fleet-why summary').first().click();
+  await expect(page.locator('.fleet-why[open] li').first()).toBeVisible();
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  await page.reload();
+  await expect(page.getByLabel('Price per GPU-hour (US $)')).toHaveValue('2.5');
+});
+
+test('a lab server without a fleet says how to start one', async ({ page }) => {
+  await page.goto(`/fleet/`);
+  await page
+    .getByLabel('Lab server URL, with its token')
+    .fill(`${new URL(page.url()).origin}/?token=e2e-token-0123456789abcdef`);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.locator('[data-fleet-status]')).toContainText('start it with npm start -- --source prometheus:');
+});
