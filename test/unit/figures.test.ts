@@ -1,0 +1,171 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { idleCost } from '../../src/lib/figures/cost-of-idle.ts';
+import { batchCpuMs, loaderLongRun, loaderSteadyState, loaderTimeline } from '../../src/lib/figures/data-loader.ts';
+import { parseFigureLine } from '../../src/lib/figures/directive.ts';
+import { figureHtml } from '../../src/lib/figures/html.ts';
+import { kernelTimeline } from '../../src/lib/figures/kernel-timeline.ts';
+import { kvBytesPerToken, sequencesThatFit } from '../../src/lib/figures/kv-cache.ts';
+import { mfu } from '../../src/lib/figures/mfu.ts';
+import { FIGURES, resolveFigure } from '../../src/lib/figures/registry.ts';
+import { roofline } from '../../src/lib/figures/roofline.ts';
+
+/** The starting values a card gives its figure, read from the card itself. */
+function cardFigure(cardPath: string) {
+  const line = readFileSync(cardPath, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('::figure'))!;
+  const { figure, values } = resolveFigure(parseFigureLine(line));
+  return { figure, values, view: figure.view(values) };
+}
+
+describe('kernel timeline (content/cards/meters/gpu-util.md)', () => {
+  test('N/5 SMs busy the whole interval is 20% SM activity at 100% GPU-Util (gpu-facts 1.5, 2.4)', () => {
+    const r = kernelTimeline(1000, 0, 132 / 5);
+    expect(r.gpuUtil).toBe(1);
+    expect(r.smActivity).toBeCloseTo(0.2, 6);
+  });
+  test('the card’s example: GPU-Util 95% with SM activity about 0.3', () => {
+    const { view } = cardFigure('content/cards/meters/gpu-util.md');
+    expect(view.readout).toMatch(/^GPU-Util reads 95% but SM activity is 30%/);
+  });
+  test('a longer gap lowers GPU-Util', () => {
+    expect(kernelTimeline(50, 50, 132).gpuUtil).toBe(0.5);
+  });
+});
+
+describe('roofline (content/cards/training/memory-bound-vs-compute-bound.md)', () => {
+  test('a batch-of-8 weight multiply (8 FLOP/byte) is memory-bound on H100 at 26.8 TFLOP/s', () => {
+    const r = roofline('h100-sxm', 'bf16', 8)!;
+    expect(r.memoryBound).toBe(true);
+    expect(r.attainableTflops).toBeCloseTo(26.8, 6);
+    const { view } = cardFigure('content/cards/training/memory-bound-vs-compute-bound.md');
+    expect(view.readout).toContain('memory-bound, with the ridge at 295 FLOP/byte');
+  });
+  test('a square 4096 matmul (≈1,365 FLOP/byte) reaches the dense peak', () => {
+    const r = roofline('h100-sxm', 'bf16', 1365)!;
+    expect(r.memoryBound).toBe(false);
+    expect(r.attainableTflops).toBe(989.4);
+  });
+  test('H200 lifts a memory-bound kernel by its bandwidth, 4.8 ÷ 3.35', () => {
+    const ratio = roofline('h200', 'bf16', 8)!.attainableTflops / roofline('h100-sxm', 'bf16', 8)!.attainableTflops;
+    expect(ratio).toBeCloseTo(4.8 / 3.35, 6);
+  });
+  test('FP8 on an A100 says there is no such peak instead of drawing one', () => {
+    expect(roofline('a100-sxm-80gb', 'fp8', 100)).toBeNull();
+    const f = FIGURES['roofline']!;
+    expect(f.view({ intensity: 100, gpu: 'a100-sxm-80gb', dtype: 'fp8' }).readout).toMatch(/no FP8 Tensor peak/);
+  });
+});
+
+describe('data-loader pipeline (content/cards/training/data-loader-bottleneck.md)', () => {
+  test('2 workers at 570 ms a batch against a 100 ms step: GPU-Util about 35%, as in the card', () => {
+    expect(loaderSteadyState(2, 570, 100, 256).gpuUtil).toBeCloseTo(0.351, 3);
+    const { view } = cardFigure('content/cards/training/data-loader-bottleneck.md');
+    expect(view.readout).toContain('GPU-Util about 35%');
+  });
+  test('12 workers fill the queue: samples/s rise by the GPU’s busy share (the card’s “about 2.5×” or more)', () => {
+    const before = loaderSteadyState(2, 570, 100, 256);
+    const after = loaderSteadyState(12, 570, 100, 256);
+    expect(after.gpuUtil).toBe(1);
+    expect(after.samplesPerSec / before.samplesPerSec).toBeCloseTo(1 / before.gpuUtil, 6);
+    expect(after.samplesPerSec / before.samplesPerSec).toBeGreaterThan(2.5);
+  });
+  test('the simulated pipeline never beats the best case and reaches it with enough prefetch', () => {
+    for (const [w, c, g] of [
+      [2, 570, 100],
+      [4, 400, 100],
+      [8, 300, 60],
+      [3, 90, 50],
+    ] as const) {
+      const best = loaderSteadyState(w, c, g, 1).gpuUtil;
+      for (const p of [1, 2, 4, 8]) expect(loaderLongRun(w, c, g, p, 1).gpuUtil).toBeLessThanOrEqual(best + 1e-9);
+      expect(loaderLongRun(w, c, g, 8, 1).gpuUtil).toBeCloseTo(best, 2);
+    }
+  });
+  test('prefetch absorbs uneven batches: 4 workers just fast enough stall the GPU at prefetch 1, not at 4', () => {
+    expect(loaderLongRun(4, 400, 100, 1, 256).gpuUtil).toBeLessThan(0.75);
+    expect(loaderLongRun(4, 400, 100, 4, 256).gpuUtil).toBe(1);
+    const f = FIGURES['data-loader']!;
+    const base = { workers: 4, cpuMs: 400, gpuMs: 100, batchSize: 256 };
+    expect(f.view({ ...base, prefetch: 1 }).readout).toContain('more prefetch would help');
+    expect(f.view({ ...base, prefetch: 4 }).readout).toContain('the GPU is the limit');
+  });
+  test('the first step waits for the first batch; batches reach the GPU in order', () => {
+    const steps = loaderTimeline(4, 100, 500, 2, 50);
+    expect(steps[0]!.startMs).toBe(batchCpuMs(100, 0));
+    for (let i = 1; i < steps.length; i++) expect(steps[i]!.startMs).toBeGreaterThanOrEqual(steps[i - 1]!.endMs);
+  });
+});
+
+describe('cost of idle (content/cards/serving/cost-of-idle-gpus.md)', () => {
+  test('8 GPUs busy 6 h a day leave 4,320 idle GPU-hours a month', () => {
+    const r = idleCost(8, 3, 18 / 24);
+    expect(r.idleGpuHours).toBe(4320);
+    expect(r.idleDollars).toBe(12960);
+    const { view } = cardFigure('content/cards/serving/cost-of-idle-gpus.md');
+    expect(view.readout).toBe(
+      '8 GPUs idle 75% of a 30-day month waste 4,320 GPU-hours: $12,960 at $3.00 per GPU-hour.',
+    );
+  });
+});
+
+describe('MFU calculator (content/cards/useful-work/mfu.md)', () => {
+  test('7B at 75,000 tokens/s on 8 H100 SXM is about 40% MFU', () => {
+    const r = mfu(7, 75_000, 8, 'h100-sxm', 'bf16')!;
+    expect(r.flopsPerToken).toBe(4.2e10);
+    expect(r.mfu).toBeCloseTo(0.398, 3);
+    expect(cardFigure('content/cards/useful-work/mfu.md').view.readout).toMatch(/^MFU is 40%/);
+  });
+  test('the card’s 30,000 tokens/s example is about 16%', () => {
+    expect(Math.round(mfu(7, 30_000, 8, 'h100-sxm', 'bf16')!.mfu * 100)).toBe(16);
+  });
+  test('A100 BF16 divides by 312 TFLOP/s, the dense peak', () => {
+    expect(mfu(1, 1, 1, 'a100-sxm-80gb', 'bf16')!.peakFlops).toBe(312e12);
+  });
+});
+
+describe('KV-cache sizing (content/cards/serving/kv-cache-sizing.md)', () => {
+  test('a Llama-3-70B shape in BF16 holds 327,680 bytes per token, 2.68 GB per 8K sequence', () => {
+    const perToken = kvBytesPerToken(80, 8, 128, 2);
+    expect(perToken).toBe(327_680);
+    expect((perToken * 8192) / 1e9).toBeCloseTo(2.68, 2);
+  });
+  test('55 GB of cache holds 20 sequences of 8K; FP8 doubles that to 40; MHA and MQA bytes as in the table', () => {
+    expect(sequencesThatFit(55e9, kvBytesPerToken(80, 8, 128, 2), 8192)).toBe(20);
+    expect(sequencesThatFit(55e9, kvBytesPerToken(80, 8, 128, 1), 8192)).toBe(40);
+    expect(kvBytesPerToken(80, 64, 128, 2)).toBe(2_621_440);
+    expect(kvBytesPerToken(80, 1, 128, 2)).toBe(40_960);
+  });
+  test('the card’s figure says whether the batch fits on the GPU it names', () => {
+    expect(cardFigure('content/cards/serving/kv-cache-sizing.md').view.readout).toContain('327,680 bytes per token');
+  });
+});
+
+describe('figure directives', () => {
+  test('reads straight and typographic quotes and bare numbers', () => {
+    expect(parseFigureLine('::figure{name="mfu" gpus=8}')).toEqual({ name: 'mfu', gpus: '8' });
+    expect(parseFigureLine('::figure{name=“roofline” gpu=“h200”}')).toEqual({ name: 'roofline', gpu: 'h200' });
+  });
+  test('an unknown figure, value or setting is an error that names the choices', () => {
+    expect(() => resolveFigure({ name: 'rooflin' })).toThrow(/unknown figure "rooflin"; known figures: .*roofline/);
+    expect(() => resolveFigure({ name: 'roofline', gpus: '2' })).toThrow(
+      /has no value "gpus"; it takes intensity, gpu, dtype/,
+    );
+    expect(() => resolveFigure({ name: 'roofline', gpu: 'v100' })).toThrow(/gpu="v100" is not one of .*h100-sxm/);
+    expect(() => resolveFigure({ name: 'mfu', gpus: '0' })).toThrow(/gpus=0 must be a number from 1 to 512/);
+    expect(() => parseFigureLine('::figure{name="mfu" gpus}')).toThrow(/write key=value/);
+    expect(() => parseFigureLine('::figure name="mfu"')).toThrow(/on a line of its own/);
+  });
+  test('every figure renders a figure, caption, labelled controls, an SVG and a polite readout', () => {
+    for (const f of Object.values(FIGURES)) {
+      const { values } = resolveFigure({ name: f.name });
+      const html = figureHtml(f, values, 'fig-1');
+      expect(html).toMatch(/^<figure class="fig" id="fig-1"/);
+      expect(html).toContain('<figcaption');
+      expect(html).toContain('aria-live="polite"');
+      for (const c of f.controls) expect(html).toContain(`<label for="fig-1-${c.id}">`);
+      expect(html).not.toMatch(/NaN|undefined|Infinity/);
+    }
+  });
+});
