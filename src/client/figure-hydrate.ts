@@ -6,13 +6,16 @@
 import type { Control, FigureDef, Values } from '../lib/figures/types.ts';
 import { valueText } from '../lib/figures/html.ts';
 
-const LOADERS: Record<string, () => Promise<{ figure: FigureDef }>> = {
+/** Each figure's module, loaded on demand (its names match src/lib/figures/registry.ts; a unit test checks). */
+export const FIGURE_LOADERS: Record<string, () => Promise<{ figure: FigureDef }>> = {
   'kernel-timeline': () => import('../lib/figures/kernel-timeline.ts'),
   roofline: () => import('../lib/figures/roofline.ts'),
   'data-loader': () => import('../lib/figures/data-loader.ts'),
   'cost-of-idle': () => import('../lib/figures/cost-of-idle.ts'),
   mfu: () => import('../lib/figures/mfu.ts'),
   'kv-cache': () => import('../lib/figures/kv-cache.ts'),
+  'launch-overhead': () => import('../lib/figures/launch-overhead.ts'),
+  'decode-batching': () => import('../lib/figures/decode-batching.ts'),
 };
 
 /** A control's value from its element (log sliders hold log10 of the value; 3 significant digits). */
@@ -24,7 +27,7 @@ function readControl(c: Control, el: HTMLInputElement | HTMLSelectElement): numb
 
 /** Hydrates one `figure[data-figure]`. */
 export async function hydrate(root: HTMLElement): Promise<void> {
-  const load = LOADERS[root.dataset['figure'] ?? ''];
+  const load = FIGURE_LOADERS[root.dataset['figure'] ?? ''];
   if (!load) return;
   const { figure } = await load();
   const values = JSON.parse(root.dataset['values'] ?? '{}') as Values;

@@ -20,6 +20,8 @@ const FIGURE_CARDS = [
   { name: 'cost-of-idle', card: '/cards/cost-of-idle-gpus/' },
   { name: 'mfu', card: '/cards/mfu/' },
   { name: 'kv-cache', card: '/cards/kv-cache-sizing/' },
+  { name: 'launch-overhead', card: '/cards/launch-overhead-cuda-graphs/' },
+  { name: 'decode-batching', card: '/cards/mbu-for-inference/' },
 ] as const;
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'block' });

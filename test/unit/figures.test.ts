@@ -9,6 +9,9 @@ import { kvBytesPerToken, sequencesThatFit } from '../../src/lib/figures/kv-cach
 import { mfu } from '../../src/lib/figures/mfu.ts';
 import { FIGURES, resolveFigure } from '../../src/lib/figures/registry.ts';
 import { roofline } from '../../src/lib/figures/roofline.ts';
+import { launchBound } from '../../src/lib/figures/launch-overhead.ts';
+import { decodeStep } from '../../src/lib/figures/decode-batching.ts';
+import { FIGURE_LOADERS } from '../../src/client/figure-hydrate.ts';
 
 /** The starting values a card gives its figure, read from the card itself. */
 function cardFigure(cardPath: string) {
@@ -142,7 +145,50 @@ describe('KV-cache sizing (content/cards/serving/kv-cache-sizing.md)', () => {
   });
 });
 
+describe('launch overhead and CUDA Graphs (content/cards/training/launch-overhead-cuda-graphs.md)', () => {
+  test('1,200 launches at 8 µs against 6 ms of GPU work: 9.6 ms steps, GPU-Util near 62%', () => {
+    const r = launchBound(5, 8, 1200, false);
+    expect(r.cpuUs).toBe(9600);
+    expect(r.gpuUs).toBe(6000);
+    expect(r.gpuUtil).toBe(0.625);
+    expect(cardFigure('content/cards/training/launch-overhead-cuda-graphs.md').view.readout).toContain(
+      'the CPU launching kernels sets the pace',
+    );
+  });
+  test('a graph replays the step with one launch: the GPU sets the pace', () => {
+    const r = launchBound(5, 8, 1200, true);
+    expect(r.stepUs).toBe(6008);
+    expect(r.gpuUtil).toBeGreaterThan(0.99);
+  });
+});
+
+describe('inference batching (content/cards/useful-work/mbu-for-inference.md)', () => {
+  test('7B BF16 at batch 1: ≈ 4.2 ms and ≈ 240 tokens/s on H100 SXM, ≈ 2.9 ms and ≈ 340 on H200', () => {
+    const h100 = decodeStep(7, 2, 1, 0, 131_072, 'h100-sxm');
+    expect(h100.stepMs).toBeCloseTo(4.18, 2);
+    expect(Math.round(h100.tokensPerSec / 10) * 10).toBe(240);
+    const h200 = decodeStep(7, 2, 1, 0, 131_072, 'h200');
+    expect(h200.stepMs).toBeCloseTo(2.92, 2);
+    expect(Math.round(h200.tokensPerSec / 10) * 10).toBe(340);
+  });
+  test('a measured 7 ms per token is MBU ≈ 60%', () => {
+    expect(decodeStep(7, 2, 1, 0, 131_072, 'h100-sxm').memMs / 7).toBeCloseTo(0.6, 2);
+  });
+  test('batching: tokens/s climbs steeply while the step grows slowly, until compute binds', () => {
+    const one = decodeStep(7, 2, 1, 1024, 131_072, 'h100-sxm');
+    const many = decodeStep(7, 2, 32, 1024, 131_072, 'h100-sxm');
+    expect(many.tokensPerSec / one.tokensPerSec).toBeGreaterThan(20);
+    expect(many.stepMs / one.stepMs).toBeLessThan(1.5);
+    const huge = decodeStep(7, 2, 512, 0, 131_072, 'h100-sxm');
+    expect(huge.computeMs).toBeGreaterThan(huge.memMs);
+    expect(huge.mbu).toBeLessThan(1);
+  });
+});
+
 describe('figure directives', () => {
+  test('the browser can load every figure a card may place', () => {
+    expect(Object.keys(FIGURE_LOADERS).sort()).toEqual(Object.keys(FIGURES).sort());
+  });
   test('reads straight and typographic quotes and bare numbers', () => {
     expect(parseFigureLine('::figure{name="mfu" gpus=8}')).toEqual({ name: 'mfu', gpus: '8' });
     expect(parseFigureLine('::figure{name=“roofline” gpu=“h200”}')).toEqual({ name: 'roofline', gpu: 'h200' });

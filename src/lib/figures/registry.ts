@@ -1,15 +1,20 @@
 /** Every explorable figure by name (build time and tests; the browser loads one module per figure instead). */
 import { figure as costOfIdle } from './cost-of-idle.ts';
 import { figure as dataLoader } from './data-loader.ts';
+import { figure as decodeBatching } from './decode-batching.ts';
 import { figure as kernelTimeline } from './kernel-timeline.ts';
 import { figure as kvCache } from './kv-cache.ts';
+import { figure as launchOverhead } from './launch-overhead.ts';
 import { figure as mfu } from './mfu.ts';
 import { figure as roofline } from './roofline.ts';
 import type { Control, FigureDef, Values } from './types.ts';
 
 /** The figures a card may place, by name. */
 export const FIGURES: Record<string, FigureDef> = Object.fromEntries(
-  [kernelTimeline, roofline, dataLoader, costOfIdle, mfu, kvCache].map((f) => [f.name, f]),
+  [kernelTimeline, roofline, dataLoader, costOfIdle, mfu, kvCache, launchOverhead, decodeBatching].map((f) => [
+    f.name,
+    f,
+  ]),
 );
 
 /** Figure names, for error messages. */
