@@ -4,6 +4,7 @@ import { idleCost } from '../../src/lib/figures/cost-of-idle.ts';
 import { batchCpuMs, loaderLongRun, loaderSteadyState, loaderTimeline } from '../../src/lib/figures/data-loader.ts';
 import { parseFigureLine } from '../../src/lib/figures/directive.ts';
 import { figureHtml } from '../../src/lib/figures/html.ts';
+import { expandFigureSlots, figureSlot } from '../../src/lib/figures/slots.ts';
 import { kernelTimeline } from '../../src/lib/figures/kernel-timeline.ts';
 import { kvBytesPerToken, sequencesThatFit } from '../../src/lib/figures/kv-cache.ts';
 import { mfu } from '../../src/lib/figures/mfu.ts';
@@ -186,6 +187,14 @@ describe('inference batching (content/cards/useful-work/mbu-for-inference.md)', 
 });
 
 describe('figure directives', () => {
+  test('a slot in rendered Markdown becomes the figure, numbered in page order, from the current code', () => {
+    const html = `<p>a</p>${figureSlot({ name: 'mfu', gpus: '16' })}<p>b</p>${figureSlot({ name: 'roofline' })}`;
+    const out = expandFigureSlots(html);
+    const mfuFigure = resolveFigure({ name: 'mfu', gpus: '16' });
+    expect(out).toContain(figureHtml(mfuFigure.figure, mfuFigure.values, 'fig-1'));
+    expect(out).toContain('<figure class="fig" id="fig-2" data-figure="roofline"');
+    expect(out).not.toContain('data-figure-slot');
+  });
   test('the browser can load every figure a card may place', () => {
     expect(Object.keys(FIGURE_LOADERS).sort()).toEqual(Object.keys(FIGURES).sort());
   });
