@@ -22,6 +22,7 @@ const FIGURE_CARDS = [
   { name: 'kv-cache', card: '/cards/kv-cache-sizing/' },
   { name: 'launch-overhead', card: '/cards/launch-overhead-cuda-graphs/' },
   { name: 'decode-batching', card: '/cards/mbu-for-inference/' },
+  { name: 'sampling', card: '/cards/sampling-periods-and-averaging/' },
 ] as const;
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'block' });

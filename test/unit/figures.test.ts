@@ -10,6 +10,7 @@ import { kvBytesPerToken, sequencesThatFit } from '../../src/lib/figures/kv-cach
 import { mfu } from '../../src/lib/figures/mfu.ts';
 import { FIGURES, resolveFigure } from '../../src/lib/figures/registry.ts';
 import { roofline } from '../../src/lib/figures/roofline.ts';
+import { busyShare, pointReads } from '../../src/lib/figures/sampling.ts';
 import { launchBound } from '../../src/lib/figures/launch-overhead.ts';
 import { decodeStep } from '../../src/lib/figures/decode-batching.ts';
 import { FIGURE_LOADERS } from '../../src/client/figure-hydrate.ts';
@@ -183,6 +184,24 @@ describe('inference batching (content/cards/useful-work/mbu-for-inference.md)', 
     const huge = decodeStep(7, 2, 512, 0, 131_072, 'h100-sxm');
     expect(huge.computeMs).toBeGreaterThan(huge.memMs);
     expect(huge.mbu).toBeLessThan(1);
+  });
+});
+
+describe('sampling and averaging (content/cards/meters/sampling-periods-and-averaging.md)', () => {
+  test('52 s at 100% and 8 s at 0% every minute averages to 87% over 5 minutes', () => {
+    expect(busyShare(0, 300, 8, 60)).toBeCloseTo(52 / 60, 9);
+    expect(cardFigure('content/cards/meters/sampling-periods-and-averaging.md').view.readout).toContain(
+      'a 300 s average reads a steady 87%',
+    );
+  });
+  test('1 s rows show the stall at 0%; point reads slower than the stall can miss it entirely', () => {
+    expect(busyShare(55, 56, 8, 60)).toBe(0);
+    expect(busyShare(10, 11, 8, 60)).toBe(1);
+    // Reads every 60 s land at the end of each minute, inside the stall: every one reads 0.
+    expect(pointReads(60, 180, 8, 60)).toEqual([0, 0, 0]);
+    // Reads every 30 s at 30 s past: half in the stall, half not.
+    expect(pointReads(30, 180, 8, 60)).toEqual([1, 0, 1, 0, 1, 0]);
+    expect(pointReads(20, 180, 8, 60).filter((r) => r === 0).length).toBe(3);
   });
 });
 
