@@ -17,6 +17,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<{ figure: FigureDef }>
   'launch-overhead': () => import('../lib/figures/launch-overhead.ts'),
   'decode-batching': () => import('../lib/figures/decode-batching.ts'),
   sampling: () => import('../lib/figures/sampling.ts'),
+  straggler: () => import('../lib/figures/straggler.ts'),
 };
 
 /** A control's value from its element (log sliders hold log10 of the value; 3 significant digits). */

@@ -11,6 +11,7 @@ import { mfu } from '../../src/lib/figures/mfu.ts';
 import { FIGURES, resolveFigure } from '../../src/lib/figures/registry.ts';
 import { roofline } from '../../src/lib/figures/roofline.ts';
 import { busyShare, pointReads } from '../../src/lib/figures/sampling.ts';
+import { stragglerStep } from '../../src/lib/figures/straggler.ts';
 import { launchBound } from '../../src/lib/figures/launch-overhead.ts';
 import { decodeStep } from '../../src/lib/figures/decode-batching.ts';
 import { FIGURE_LOADERS } from '../../src/client/figure-hydrate.ts';
@@ -202,6 +203,22 @@ describe('sampling and averaging (content/cards/meters/sampling-periods-and-aver
     // Reads every 30 s at 30 s past: half in the stall, half not.
     expect(pointReads(30, 180, 8, 60)).toEqual([1, 0, 1, 0, 1, 0]);
     expect(pointReads(20, 180, 8, 60).filter((r) => r === 0).length).toBe(3);
+  });
+});
+
+describe('all-reduce and a straggler (content/cards/training/distributed-overlap-and-stragglers.md)', () => {
+  test('one rank at 520 ms, the others at 400: they wait 120 ms, about 23% of every step', () => {
+    const r = stragglerStep(400, 520, 0);
+    expect(r.waitMs).toBe(120);
+    expect(Math.round(r.waitShare * 100)).toBe(23);
+    expect(cardFigure('content/cards/training/distributed-overlap-and-stragglers.md').view.readout).toMatch(
+      /^7 ranks wait 120 ms of every 520 ms step \(23%\)/,
+    );
+  });
+  test('the translation example: 470 ms against 300 ms with 25 ms of transfer puts the others ~190 ms in NCCL', () => {
+    const r = stragglerStep(300, 470, 25);
+    expect(r.ncclMsSlow).toBe(25);
+    expect(r.ncclMsOthers).toBe(195);
   });
 });
 

@@ -8,13 +8,23 @@ import { figure as launchOverhead } from './launch-overhead.ts';
 import { figure as mfu } from './mfu.ts';
 import { figure as roofline } from './roofline.ts';
 import { figure as sampling } from './sampling.ts';
+import { figure as straggler } from './straggler.ts';
 import type { Control, FigureDef, Values } from './types.ts';
 
 /** The figures a card may place, by name. */
 export const FIGURES: Record<string, FigureDef> = Object.fromEntries(
-  [kernelTimeline, roofline, dataLoader, costOfIdle, mfu, kvCache, launchOverhead, decodeBatching, sampling].map(
-    (f) => [f.name, f],
-  ),
+  [
+    kernelTimeline,
+    roofline,
+    dataLoader,
+    costOfIdle,
+    mfu,
+    kvCache,
+    launchOverhead,
+    decodeBatching,
+    sampling,
+    straggler,
+  ].map((f) => [f.name, f]),
 );
 
 /** Figure names, for error messages. */

@@ -82,7 +82,7 @@ export const figure: FigureDef = {
     const readout =
       stallS === 0
         ? `No stall: every tool reads 100%.`
-        : `A ${fmt(stallS)} s stall every ${fmt(periodS)} s: dmon -d 1 shows each one; ` +
+        : `Stalls of ${fmt(stallS)} s every ${fmt(periodS)} s: dmon -d 1 shows each one; ` +
           `nvidia-smi -l ${fmt(pollS)} caught it in ${fmt(zeros)} of ${fmt(reads.length)} reads; ` +
           `a ${fmt(avgS)} s average reads a steady ${pct(avg)}.`;
     return { svg, readout };
