@@ -9,6 +9,7 @@ import { kernelTimeline } from '../../src/lib/figures/kernel-timeline.ts';
 import { kvBytesPerToken, sequencesThatFit } from '../../src/lib/figures/kv-cache.ts';
 import { mfu } from '../../src/lib/figures/mfu.ts';
 import { FIGURES, resolveFigure } from '../../src/lib/figures/registry.ts';
+import { FIGURE_H } from '../../src/lib/figures/types.ts';
 import { roofline } from '../../src/lib/figures/roofline.ts';
 import { busyShare, pointReads } from '../../src/lib/figures/sampling.ts';
 import { stragglerStep } from '../../src/lib/figures/straggler.ts';
@@ -257,6 +258,12 @@ describe('figure directives', () => {
       expect(html).toContain('aria-live="polite"');
       for (const c of f.controls) expect(html).toContain(`<label for="fig-1-${c.id}">`);
       expect(html).not.toMatch(/NaN|undefined|Infinity/);
+      // Nothing drawn below the viewBox, where it would be cut off.
+      const svg = f.view(values).svg;
+      for (const m of svg.matchAll(/<rect x="[^"]*" y="([\d.-]+)" width="[^"]*" height="([\d.-]+)"/g))
+        expect(Number(m[1]) + Number(m[2]), `${f.name}: ${m[0]}`).toBeLessThanOrEqual(FIGURE_H);
+      for (const m of svg.matchAll(/<text x="[^"]*" y="([\d.-]+)"/g))
+        expect(Number(m[1]), `${f.name}: ${m[0]}`).toBeLessThanOrEqual(FIGURE_H);
     }
   });
 });

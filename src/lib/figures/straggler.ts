@@ -53,11 +53,11 @@ export const figure: FigureDef = {
     const slowMs = Number(v['slowMs']);
     const transferMs = Number(v['transferMs']);
     const r = stragglerStep(computeMs, slowMs, transferMs);
-    const shown = Math.min(ranks, 6);
+    const shown = Math.min(ranks, 4);
     const x0 = 52;
     const w = 260;
     const sx = w / r.stepMs;
-    const rowH = 18;
+    const rowH = 16;
     let svg = text(x0, 12, `one step: ${fmt(r.stepMs)} ms`, 'fig-t fig-s');
     for (let i = 0; i < shown; i++) {
       const y = 18 + i * (rowH + 6);
@@ -72,8 +72,13 @@ export const figure: FigureDef = {
     const legendY = 18 + shown * (rowH + 6) + 12;
     svg +=
       (ranks > shown ? text(4, legendY - 4, `… ${fmt(ranks - shown)} more like rank 1`, 'fig-t fig-s') : '') +
-      text(4, legendY + 12, 'compute · waiting in NCCL · transfer', 'fig-t fig-s') +
-      text(4, legendY + 28, 'GPU-Util on every rank: about 100%', 'fig-t');
+      rect(4, legendY + 4, 10, 10, 'fig-a') +
+      text(18, legendY + 13, 'compute', 'fig-t fig-s') +
+      rect(80, legendY + 4, 10, 10, 'fig-c') +
+      text(94, legendY + 13, 'waiting in NCCL', 'fig-t fig-s') +
+      rect(196, legendY + 4, 10, 10, 'fig-track') +
+      text(210, legendY + 13, 'transfer', 'fig-t fig-s') +
+      text(4, legendY + 34, 'GPU-Util on every rank: about 100%', 'fig-t');
     const slowWait = r.stepMs - transferMs - slowMs;
     const readout =
       r.waitMs > 0
