@@ -24,6 +24,7 @@ const FIGURE_CARDS = [
   { name: 'decode-batching', card: '/cards/mbu-for-inference/' },
   { name: 'sampling', card: '/cards/sampling-periods-and-averaging/' },
   { name: 'straggler', card: '/cards/distributed-overlap-and-stragglers/' },
+  { name: 'mig', card: '/cards/mig/' },
 ] as const;
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'block' });

@@ -13,6 +13,7 @@ import { FIGURE_H } from '../../src/lib/figures/types.ts';
 import { roofline } from '../../src/lib/figures/roofline.ts';
 import { busyShare, pointReads } from '../../src/lib/figures/sampling.ts';
 import { stragglerStep } from '../../src/lib/figures/straggler.ts';
+import { gpuLevelActivity, MIG_SMS } from '../../src/lib/figures/mig.ts';
 import { launchBound } from '../../src/lib/figures/launch-overhead.ts';
 import { decodeStep } from '../../src/lib/figures/decode-batching.ts';
 import { FIGURE_LOADERS } from '../../src/client/figure-hydrate.ts';
@@ -220,6 +221,18 @@ describe('all-reduce and a straggler (content/cards/training/distributed-overlap
     const r = stragglerStep(300, 470, 25);
     expect(r.ncclMsSlow).toBe(25);
     expect(r.ncclMsOthers).toBe(195);
+  });
+});
+
+describe('MIG meters (content/cards/serving/mig.md)', () => {
+  test('two 3g.20gb at 98.6% read about 84.5% at GPU level: 84 of 98 SMs (gpu-facts 2.15)', () => {
+    expect(gpuLevelActivity(MIG_SMS['3g.20gb'], 2, 0.986)).toBeCloseTo(0.845, 3);
+    expect(cardFigure('content/cards/serving/mig.md').view.readout).toContain(
+      'hold 84 of 98 SMs, so the whole GPU reads 84.5%',
+    );
+  });
+  test('one busy 1g.5gb of seven at 100% is a seventh of the GPU', () => {
+    expect(gpuLevelActivity(MIG_SMS['1g.5gb'], 1, 1)).toBeCloseTo(1 / 7, 9);
   });
 });
 
