@@ -3,7 +3,7 @@
  * instance's share of the 98 SMs MIG can hand out; nvidia-smi has no device GPU-Util in MIG mode (gpu-facts 1.12,
  * 2.15; content/cards/serving/mig.md).
  */
-import { fmt, pct, rect, text } from './format.ts';
+import { fmt, rect, text } from './format.ts';
 import type { FigureDef, Values } from './types.ts';
 
 /** SMs an A100-40GB's MIG profiles hold (the card's figures): 14 per compute slice, 98 in all. */
@@ -76,7 +76,7 @@ export const figure: FigureDef = {
       (busy === 0
         ? `No instance is busy: every instance and the whole GPU read 0%.`
         : `${fmt(busy)} busy ${layout.profile} instance${busy > 1 ? 's' : ''} at ${fmt(activity * 100)}% hold ${fmt(busy * sms)} of ${TOTAL_SMS} SMs, ` +
-          `so the whole GPU reads ${fmt(level * 100)}% (${pct(level)}); nvidia-smi shows no GPU-Util in MIG mode.`);
+          `so the whole GPU reads ${fmt(level * 100)}%; nvidia-smi shows no GPU-Util in MIG mode.`);
     return { svg, readout };
   },
 };

@@ -54,8 +54,8 @@ export const figure: FigureDef = {
     const transferMs = Number(v['transferMs']);
     const r = stragglerStep(computeMs, slowMs, transferMs);
     const shown = Math.min(ranks, 4);
-    const x0 = 52;
-    const w = 260;
+    const x0 = 76;
+    const w = 236;
     const sx = w / r.stepMs;
     const rowH = 16;
     let svg = text(x0, 12, `one step: ${fmt(r.stepMs)} ms`, 'fig-t fig-s');
@@ -64,8 +64,8 @@ export const figure: FigureDef = {
       const c = i === 0 ? slowMs : computeMs;
       const wait = r.stepMs - transferMs - c;
       svg +=
-        text(4, y + 13, i === 0 ? 'rank 0' : `rank ${i}`, 'fig-t fig-s') +
-        rect(x0, y, c * sx, rowH, i === 0 ? 'fig-b' : 'fig-a') +
+        text(4, y + 13, i === 0 && slowMs > computeMs ? 'rank 0 (slow)' : `rank ${i}`, 'fig-t fig-s') +
+        rect(x0, y, c * sx, rowH, 'fig-a') +
         rect(x0 + c * sx, y, wait * sx, rowH, 'fig-c') +
         rect(x0 + (c + wait) * sx, y, transferMs * sx, rowH, 'fig-track');
     }
