@@ -18,6 +18,11 @@ export function roofline(gpuId: string, dtype: Dtype, intensityFlopsPerByte: num
 }
 
 const DTYPE_CHOICES: Dtype[] = ['fp32', 'tf32', 'bf16', 'fp8'];
+/** Where common BF16 kernels sit (content/cards/training/memory-bound-vs-compute-bound.md). */
+const KERNELS = [
+  { intensity: 1 / 6, label: 'add', dx: 5, anchor: 'start' },
+  { intensity: 1365, label: 'matmul 4096²', dx: -5, anchor: 'end' },
+];
 const AI_MIN = 0.1;
 const AI_MAX = 10000;
 const T_MIN = 0.1;
@@ -87,6 +92,13 @@ export const figure: FigureDef = {
     const aRidge = r.ridge;
     svg +=
       `<polyline class="fig-line" points="${lx(AI_MIN)},${ly((AI_MIN * r.gpu.memBandwidthGBps) / 1000)} ${lx(aRidge)},${ly(r.peakTflops)} ${lx(AI_MAX)},${ly(r.peakTflops)}"/>` +
+      KERNELS.map((k) => {
+        const y = ly(Math.min(r.peakTflops, (k.intensity * r.gpu.memBandwidthGBps) / 1000));
+        return (
+          `<circle class="fig-ring" cx="${lx(k.intensity)}" cy="${y}" r="3.5"/>` +
+          text(lx(k.intensity) + k.dx, y + 14, k.label, 'fig-t fig-s', k.anchor)
+        );
+      }).join('') +
       `<circle class="fig-dot" cx="${lx(ai)}" cy="${ly(r.attainableTflops)}" r="5"/>` +
       text(lx(aRidge), y0 + 12, `ridge ${fmt(aRidge)}`, 'fig-t fig-s', aRidge > 1000 ? 'end' : 'start');
     const bound = r.memoryBound ? 'memory-bound' : 'compute-bound';
