@@ -19,6 +19,7 @@ export const FIGURE_LOADERS: Record<string, () => Promise<{ figure: FigureDef }>
   sampling: () => import('../lib/figures/sampling.ts'),
   straggler: () => import('../lib/figures/straggler.ts'),
   mig: () => import('../lib/figures/mig.ts'),
+  energy: () => import('../lib/figures/energy.ts'),
 };
 
 /** A control's value from its element (log sliders hold log10 of the value; 3 significant digits). */

@@ -26,6 +26,7 @@ const FIGURE_CARDS = [
   { name: 'sampling', card: '/cards/sampling-periods-and-averaging/' },
   { name: 'straggler', card: '/cards/distributed-overlap-and-stragglers/' },
   { name: 'mig', card: '/cards/mig/' },
+  { name: 'energy', card: '/cards/energy-perf-per-watt-power-capping/' },
 ] as const;
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'block' });

@@ -14,6 +14,7 @@ import { roofline } from '../../src/lib/figures/roofline.ts';
 import { busyShare, pointReads } from '../../src/lib/figures/sampling.ts';
 import { stragglerStep } from '../../src/lib/figures/straggler.ts';
 import { gpuLevelActivity, MIG_SMS } from '../../src/lib/figures/mig.ts';
+import { energyPerToken } from '../../src/lib/figures/energy.ts';
 import { launchBound } from '../../src/lib/figures/launch-overhead.ts';
 import { decodeStep } from '../../src/lib/figures/decode-batching.ts';
 import { FIGURE_LOADERS } from '../../src/client/figure-hydrate.ts';
@@ -233,6 +234,22 @@ describe('MIG meters (content/cards/serving/mig.md)', () => {
   });
   test('one busy 1g.5gb of seven at 100% is a seventh of the GPU', () => {
     expect(gpuLevelActivity(MIG_SMS['1g.5gb'], 1, 1)).toBeCloseTo(1 / 7, 9);
+  });
+});
+
+describe('energy per token (content/cards/useful-work/energy-perf-per-watt-power-capping.md)', () => {
+  test('450 W at 3,000 tokens/s is 0.15 J per token, ≈ 0.042 kWh per million tokens', () => {
+    const r = energyPerToken(450, 3000);
+    expect(r.joulesPerToken).toBe(0.15);
+    expect(r.kWhPerMillionTokens).toBeCloseTo(0.042, 3);
+    expect(cardFigure('content/cards/useful-work/energy-perf-per-watt-power-capping.md').view.readout).toBe(
+      '450 W at 3,000 tokens/s is 0.15 J per token: 0.0417 kWh of GPU energy per million tokens.',
+    );
+  });
+  test('the card’s sweep: 650 W ÷ 3,000 ≈ 0.217, 440 ÷ 2,700 ≈ 0.163, 345 ÷ 2,000 ≈ 0.173 J per token', () => {
+    expect(energyPerToken(650, 3000).joulesPerToken).toBeCloseTo(0.217, 3);
+    expect(energyPerToken(440, 2700).joulesPerToken).toBeCloseTo(0.163, 3);
+    expect(energyPerToken(345, 2000).joulesPerToken).toBe(0.1725); // the card rounds half up: 0.173
   });
 });
 

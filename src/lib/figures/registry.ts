@@ -1,6 +1,7 @@
 /** Every explorable figure by name (build time and tests; the browser loads one module per figure instead). */
 import { figure as costOfIdle } from './cost-of-idle.ts';
 import { figure as dataLoader } from './data-loader.ts';
+import { figure as energy } from './energy.ts';
 import { figure as decodeBatching } from './decode-batching.ts';
 import { figure as kernelTimeline } from './kernel-timeline.ts';
 import { figure as kvCache } from './kv-cache.ts';
@@ -26,6 +27,7 @@ export const FIGURES: Record<string, FigureDef> = Object.fromEntries(
     sampling,
     straggler,
     mig,
+    energy,
   ].map((f) => [f.name, f]),
 );
 
