@@ -15,6 +15,7 @@ import { busyShare, pointReads } from '../../src/lib/figures/sampling.ts';
 import { stragglerStep } from '../../src/lib/figures/straggler.ts';
 import { gpuLevelActivity, MIG_SMS } from '../../src/lib/figures/mig.ts';
 import { energyPerToken } from '../../src/lib/figures/energy.ts';
+import { fmt } from '../../src/lib/figures/format.ts';
 import { launchBound } from '../../src/lib/figures/launch-overhead.ts';
 import { decodeStep } from '../../src/lib/figures/decode-batching.ts';
 import { FIGURE_LOADERS } from '../../src/client/figure-hydrate.ts';
@@ -249,7 +250,8 @@ describe('energy per token (content/cards/useful-work/energy-perf-per-watt-power
   test('the card’s sweep: 650 W ÷ 3,000 ≈ 0.217, 440 ÷ 2,700 ≈ 0.163, 345 ÷ 2,000 ≈ 0.173 J per token', () => {
     expect(energyPerToken(650, 3000).joulesPerToken).toBeCloseTo(0.217, 3);
     expect(energyPerToken(440, 2700).joulesPerToken).toBeCloseTo(0.163, 3);
-    expect(energyPerToken(345, 2000).joulesPerToken).toBe(0.1725); // the card rounds half up: 0.173
+    expect(energyPerToken(345, 2000).joulesPerToken).toBe(0.1725);
+    expect(fmt(energyPerToken(345, 2000).joulesPerToken)).toBe('0.173'); // rounded as the card rounds it
   });
 });
 

@@ -8,7 +8,9 @@ export function fmt(n: number, digits = 3): string {
   if (!Number.isFinite(n)) return '–';
   const abs = Math.abs(n);
   if (abs >= 10 ** digits) return Math.round(n).toLocaleString('en-US');
-  return Number(n.toPrecision(digits)).toLocaleString('en-US', { maximumFractionDigits: 6 });
+  // Halves round up as the cards round them (0.1725 → 0.173), not down as its binary value would.
+  const nudged = n * (1 + 1e-12);
+  return Number(nudged.toPrecision(digits)).toLocaleString('en-US', { maximumFractionDigits: 6 });
 }
 
 /** A share 0–1 as a whole percent. @example pct(0.834) // "83%" */
