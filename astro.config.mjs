@@ -2,7 +2,9 @@
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import AstroPWA from '@vite-pwa/astro';
+import { satteri } from '@astrojs/markdown-satteri';
 import search from './src/integrations/search.ts';
+import { figureDirective } from './src/integrations/figure-directive.ts';
 import staticHost from './src/integrations/static-host.ts';
 import { normaliseBasePath } from './src/lib/base-path.ts';
 
@@ -20,7 +22,11 @@ export default defineConfig({
   build: { format: 'directory' },
   server: { host: '127.0.0.1' },
   // Code blocks: the high-contrast GitHub theme keeps comments readable (github-dark's are 3:1, under WCAG AA).
-  markdown: { shikiConfig: { theme: 'github-dark-high-contrast' } },
+  // `::figure{name="…"}` lines in cards become explorable figures (src/integrations/figure-directive.ts).
+  markdown: {
+    shikiConfig: { theme: 'github-dark-high-contrast' },
+    processor: satteri({ mdastPlugins: [figureDirective] }),
+  },
   integrations: [
     react(),
     // Must come before AstroPWA: the search index it writes is precached by the service worker.

@@ -1,9 +1,11 @@
 /**
  * Checks that span files, which a per-entry zod schema cannot see: body sections, `related` ids,
- * question ids unique across the whole deck. Pure: the content loader calls it at build time and
- * throws its problems as one error; unit tests call it with fixtures.
+ * question ids unique across the whole deck, and the figures a body places (src/lib/figures/check.ts).
+ * Pure: the content loader calls it at build time and throws its problems as one error; unit tests
+ * call it with fixtures.
  */
 import { CARD_SECTIONS } from '../schemas/card.ts';
+import { checkFigures } from './figures/check.ts';
 
 /** What the checks need to know about a card. */
 export interface DeckEntry {
@@ -69,6 +71,7 @@ export function checkDeck(entries: readonly DeckEntry[]): string[] {
       );
     seenCard.set(e.id, e.file);
     problems.push(...checkSections(e.file, e.body));
+    problems.push(...checkFigures(e.file, e.body));
     const folder = e.file.replace(/\\/g, '/').split('/').slice(-2, -1)[0];
     if (folder && e.topic && folder !== e.topic) {
       problems.push(

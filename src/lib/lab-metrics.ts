@@ -4,6 +4,7 @@
  * Pure: no DOM. A metric the source cannot give stays `null` and keeps its reason; never 0.
  */
 import type { GpuSample, StreamMessage } from '../protocol/metrics.ts';
+import { gpuSpecByName } from './gpu-specs.ts';
 
 /** Facts about one metric: label, unit, the range a reading can take. */
 export interface MetricInfo {
@@ -124,15 +125,13 @@ export interface MetricContext {
 }
 
 /**
- * Dense BF16 Tensor Core peak in TFLOP/s for GPUs the fact base covers (9.1, 9.3–9.5); null otherwise.
+ * Dense BF16 Tensor Core peak in TFLOP/s, rounded, from the spec table (src/lib/gpu-specs.ts); null for other GPUs.
  * Always the dense figure: datasheets headline 2:4-sparse numbers that are twice as large (5.9).
  * @example densePeakTflops('NVIDIA H100 80GB HBM3') // 989
  */
 export function densePeakTflops(gpuName: string): number | null {
-  if (/H200/i.test(gpuName)) return 989;
-  if (/H100/i.test(gpuName)) return /PCIe/i.test(gpuName) ? 756 : 989;
-  if (/A100/i.test(gpuName)) return 312;
-  return null;
+  const peak = gpuSpecByName(gpuName)?.peakTflops.bf16 ?? null;
+  return peak === null ? null : Math.round(peak);
 }
 
 const THERMAL = ['SwThermalSlowdown', 'HwThermalSlowdown'];

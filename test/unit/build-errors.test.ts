@@ -67,4 +67,19 @@ describe('astro sync on a bad deck', { timeout: 90_000 }, () => {
       /twin\.md: questions\[0\]\.id "gpu-util-why-misleading" is already used in .*gpu-util\.md/,
     );
   });
+
+  test('an unknown figure and an out-of-range figure value: names the file and the choices', () => {
+    const line = '::figure{name="kernel-timeline" kernelUs=190 gapUs=10 smsUsed=42}';
+    expect(good).toContain(line);
+    const r = syncDeck({
+      'meters/gpu-util.md': good.replace(line, '::figure{name="kernel-timelin"}\n\n::figure{name="mfu" gpus=0}'),
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(
+      /gpu-util\.md: ::figure\{name="kernel-timelin"\}: unknown figure "kernel-timelin"; known figures: kernel-timeline,/,
+    );
+    expect(r.output).toMatch(
+      /gpu-util\.md: ::figure\{name="mfu" gpus=0\}: figure "mfu": gpus=0 must be a number from 1 to 512/,
+    );
+  });
 });

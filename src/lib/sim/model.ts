@@ -5,6 +5,7 @@
  */
 import type { DeviceInfo, GpuSample, HostSample } from '../../protocol/metrics.ts';
 import { clamp, hash01, hashString, smoothNoise, stepNoise } from './noise.ts';
+import { GPU_SPECS } from '../gpu-specs.ts';
 
 const GIB = 1024 ** 3;
 
@@ -16,7 +17,7 @@ export const SIM_GPU = {
   smClockMaxMhz: 1980,
   memClockMaxMhz: 2619,
   idleSmClockMhz: 345,
-  powerLimitWatts: 700,
+  powerLimitWatts: GPU_SPECS['h100-sxm'].tdpWatts,
   idlePowerWatts: 70,
 } as const;
 

@@ -5,6 +5,7 @@
 import { busyFraction, clamp } from '../noise.ts';
 import { hostSample, powerFor, SIM_GPU, tempFor, UTIL_WINDOW_MS, POWER_WINDOW_MS } from '../model.ts';
 import type { ScenarioDef } from '../types.ts';
+import { loaderSteadyState } from '../../figures/data-loader.ts';
 
 /** Memory allocated by a notebook kernel, nothing running: 0% util, idle clocks, idle power. */
 export const idle: ScenarioDef = {
@@ -69,8 +70,9 @@ export const dataStarved: ScenarioDef = {
     const batch = 256;
     const gpuMs = 110;
     const loadMs = 700 * (1 + ctx.drift('disk', 6000) * 0.05); // decode + augment one batch on one core
-    // num_workers=0 loads in the main process, in series with the step; workers load in parallel.
-    const periodMs = workers === 0 ? loadMs + gpuMs : Math.max(gpuMs + 3, loadMs / workers);
+    // num_workers=0 loads in the main process, in series with the step; workers load in parallel
+    // (the same steady state as the data-loader figure, with 3 ms of per-step overhead on the GPU side).
+    const periodMs = workers === 0 ? loadMs + gpuMs : loaderSteadyState(workers, loadMs, gpuMs + 3, batch).stepMs;
     const util = busyFraction(ctx.tMs, periodMs, gpuMs, UTIL_WINDOW_MS);
     const powerBusy = busyFraction(ctx.tMs, periodMs, gpuMs, POWER_WINDOW_MS);
     const active = util;

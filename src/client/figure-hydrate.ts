@@ -1,0 +1,58 @@
+/**
+ * Makes one explorable figure (src/lib/figures/) live: loads the figure's own module, enables its controls and
+ * redraws the chart and readout on every input. The static HTML already shows the starting state, so nothing
+ * moves. Loaded by src/client/figures.ts only once a figure nears the viewport.
+ */
+import type { Control, FigureDef, Values } from '../lib/figures/types.ts';
+import { valueText } from '../lib/figures/html.ts';
+
+/** Each figure's module, loaded on demand (its names match src/lib/figures/registry.ts; a unit test checks). */
+export const FIGURE_LOADERS: Record<string, () => Promise<{ figure: FigureDef }>> = {
+  'kernel-timeline': () => import('../lib/figures/kernel-timeline.ts'),
+  roofline: () => import('../lib/figures/roofline.ts'),
+  'data-loader': () => import('../lib/figures/data-loader.ts'),
+  'cost-of-idle': () => import('../lib/figures/cost-of-idle.ts'),
+  mfu: () => import('../lib/figures/mfu.ts'),
+  'kv-cache': () => import('../lib/figures/kv-cache.ts'),
+  'launch-overhead': () => import('../lib/figures/launch-overhead.ts'),
+  'decode-batching': () => import('../lib/figures/decode-batching.ts'),
+  sampling: () => import('../lib/figures/sampling.ts'),
+  straggler: () => import('../lib/figures/straggler.ts'),
+  mig: () => import('../lib/figures/mig.ts'),
+  energy: () => import('../lib/figures/energy.ts'),
+};
+
+/** A control's value from its element (log sliders hold log10 of the value; 3 significant digits). */
+function readControl(c: Control, el: HTMLInputElement | HTMLSelectElement): number | string {
+  if (c.kind === 'select') return el.value;
+  const pos = Number(el.value);
+  return c.log ? Number((10 ** pos).toPrecision(3)) : pos;
+}
+
+/** Hydrates one `figure[data-figure]`. */
+export async function hydrate(root: HTMLElement): Promise<void> {
+  const load = FIGURE_LOADERS[root.dataset['figure'] ?? ''];
+  if (!load) return;
+  const { figure } = await load();
+  const values = JSON.parse(root.dataset['values'] ?? '{}') as Values;
+  const chart = root.querySelector('svg.fig-chart')!;
+  const readout = root.querySelector('.fig-readout')!;
+  for (const c of figure.controls) {
+    const el = root.querySelector<HTMLInputElement | HTMLSelectElement>(`[data-control="${c.id}"]`);
+    if (!el) continue;
+    el.disabled = false;
+    el.addEventListener('input', () => {
+      values[c.id] = readControl(c, el);
+      const shown = valueText(c, values[c.id]!);
+      if (c.kind === 'range') {
+        el.setAttribute('aria-valuetext', shown);
+        const out = root.querySelector(`#${el.id}-o`);
+        if (out) out.textContent = shown;
+      }
+      const view = figure.view(values);
+      chart.innerHTML = view.svg;
+      if (readout.textContent !== view.readout) readout.textContent = view.readout;
+    });
+  }
+  root.dataset['live'] = '';
+}

@@ -1,0 +1,23 @@
+/** Build-time check of a card's `::figure{…}` lines (fenced code ignored): unknown figures and values. */
+import { looksLikeFigure, parseFigureLine } from './directive.ts';
+import { resolveFigure } from './registry.ts';
+
+/**
+ * One problem per bad figure line, each naming the file and quoting the line, and saying the fix.
+ * @example checkFigures('a.md', '::figure{name="mfu"}').length // 0
+ */
+export function checkFigures(file: string, body: string): string[] {
+  const problems: string[] = [];
+  let inFence = false;
+  for (const line of body.split(/\r?\n/)) {
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    else if (!inFence && looksLikeFigure(line)) {
+      try {
+        resolveFigure(parseFigureLine(line));
+      } catch (e) {
+        problems.push(`${file}: ${line.trim()}: ${(e as Error).message}`);
+      }
+    }
+  }
+  return problems;
+}

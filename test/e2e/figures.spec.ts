@@ -1,0 +1,195 @@
+/**
+ * Explorable figures (src/lib/figures/) at 390×844 with touch: each hydrates when scrolled into view without moving
+ * the page, is operated by keyboard and by touch with its readout and value labels following, keeps 44 px targets,
+ * passes axe in light and dark, and without JavaScript still shows its caption, chart and numbers.
+ * Budget: each figure's own JavaScript (loaded once it nears the viewport: the shared hydration code, the figure's
+ * module and the spec table) ≤ 8 KB gzip; the figure runtime a card loads before any figure is visible ≤ 1 KB gzip
+ * (level 6, KB = 1024 bytes); a card with a figure runs ≤ 10 KB gzip of JavaScript in all before a figure or the
+ * quiz is visible.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { gzipSync } from 'node:zlib';
+
+const KB = 1024;
+
+/** Each figure and the card it lives in. */
+const FIGURE_CARDS = [
+  { name: 'kernel-timeline', card: '/cards/gpu-util/' },
+  { name: 'roofline', card: '/cards/memory-bound-vs-compute-bound/' },
+  { name: 'data-loader', card: '/cards/data-loader-bottleneck/' },
+  { name: 'cost-of-idle', card: '/cards/cost-of-idle-gpus/' },
+  { name: 'mfu', card: '/cards/mfu/' },
+  { name: 'kv-cache', card: '/cards/kv-cache-sizing/' },
+  { name: 'launch-overhead', card: '/cards/launch-overhead-cuda-graphs/' },
+  { name: 'decode-batching', card: '/cards/mbu-for-inference/' },
+  { name: 'sampling', card: '/cards/sampling-periods-and-averaging/' },
+  { name: 'straggler', card: '/cards/distributed-overlap-and-stragglers/' },
+  { name: 'mig', card: '/cards/mig/' },
+  { name: 'energy', card: '/cards/energy-perf-per-watt-power-capping/' },
+] as const;
+
+test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'block' });
+
+/** Scrolls the figure into view and waits until it is live; returns its locator. */
+async function liveFigure(page: Page, name: string) {
+  const fig = page.locator(`figure[data-figure="${name}"]`);
+  await fig.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await expect(fig).toHaveAttribute('data-live', '');
+  return fig;
+}
+
+for (const { name, card } of FIGURE_CARDS) {
+  test.describe(`${name} in ${card}`, () => {
+    test('hydrates in view without shifting, and moves by keyboard', async ({ page }) => {
+      await page.goto(card);
+      const fig = page.locator(`figure[data-figure="${name}"]`);
+      await expect(fig).not.toHaveAttribute('data-live', ''); // below the fold: nothing loaded yet
+      const staticBox = await fig.boundingBox();
+      const fig2 = await liveFigure(page, name);
+      const liveBox = await fig2.boundingBox();
+      expect(liveBox!.height).toBe(staticBox!.height);
+
+      const readout = fig.locator('.fig-readout');
+      await expect(readout).toHaveAttribute('aria-live', 'polite');
+      const range = fig.locator('input[type="range"]').first();
+      const out = fig.locator('output').first();
+      const before = await readout.textContent();
+      const outBefore = await out.textContent();
+      await range.focus();
+      const max = await range.getAttribute('max');
+      const atMax = (await range.inputValue()) === max;
+      await page.keyboard.press(atMax ? 'Home' : 'End');
+      await expect(readout).not.toHaveText(before!);
+      await expect(out).not.toHaveText(outBefore!);
+      expect(await range.getAttribute('aria-valuetext')).toBe(await out.textContent());
+      // Every control is reachable with Tab and labelled.
+      for (const c of await fig.locator('input, select').all()) {
+        await expect(c).toBeEnabled();
+        const id = await c.getAttribute('id');
+        await expect(fig.locator(`label[for="${id}"]`)).toHaveCount(1);
+      }
+    });
+
+    test('moves by touch, with 44 px targets', async ({ page }) => {
+      await page.goto(card);
+      const fig = await liveFigure(page, name);
+      for (const c of await fig.locator('input, select').all()) {
+        const box = (await c.boundingBox())!;
+        expect(box.height, `${await c.getAttribute('id')} is ${box.height}px tall`).toBeGreaterThanOrEqual(44);
+      }
+      const readout = fig.locator('.fig-readout');
+      const ranges = fig.locator('input[type="range"]');
+      const before = await readout.textContent();
+      // Tap near each end of the first slider's track: one of the two moves it away from where it started.
+      const box = (await ranges.first().boundingBox())!;
+      await page.touchscreen.tap(box.x + box.width * 0.95, box.y + box.height / 2);
+      if ((await readout.textContent()) === before) await page.touchscreen.tap(box.x + 4, box.y + box.height / 2);
+      await expect(readout).not.toHaveText(before!);
+      const selects = fig.locator('select');
+      if ((await selects.count()) > 0) {
+        const after = await readout.textContent();
+        const options = await selects
+          .first()
+          .locator('option')
+          .evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+        const current = await selects.first().inputValue();
+        await selects.first().selectOption(options.find((v) => v !== current)!);
+        await expect(readout).not.toHaveText(after!);
+      }
+    });
+
+    test('without JavaScript shows caption, chart and numbers', async ({ browser }) => {
+      const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+      const page = await ctx.newPage();
+      await page.goto(card);
+      const fig = page.locator(`figure[data-figure="${name}"]`);
+      await expect(fig.locator('figcaption')).not.toBeEmpty();
+      await expect(fig.locator('svg.fig-chart > *').first()).toBeAttached();
+      await expect(fig.locator('.fig-readout')).toHaveText(/\d/);
+      await expect(fig.locator('output').first()).toHaveText(/\d/);
+      await ctx.close();
+    });
+
+    test('reflows at 320 px with 200% text: nothing in it pokes out sideways', async ({ page }) => {
+      await page.setViewportSize({ width: 320, height: 640 });
+      await page.goto(card);
+      await page.addStyleTag({ content: 'html { font-size: 200% !important; }' });
+      const fig = await liveFigure(page, name);
+      const r = await fig.evaluate((el) => ({
+        right: Math.max(...[el, ...el.querySelectorAll('*')].map((e) => e.getBoundingClientRect().right)),
+        vw: document.documentElement.clientWidth,
+      }));
+      expect(r.right).toBeLessThanOrEqual(r.vw);
+    });
+
+    for (const scheme of ['light', 'dark'] as const) {
+      test(`axe, ${scheme}: no violations in the live figure`, async ({ page }) => {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(card);
+        await liveFigure(page, name);
+        const { violations } = await new AxeBuilder({ page })
+          .include(`figure[data-figure="${name}"]`)
+          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+          .analyze();
+        const bad = violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        expect(bad, bad.join('\n')).toEqual([]);
+      });
+    }
+  });
+}
+
+test('budgets: each figure’s own JavaScript ≤ 8 KB gzip; before any figure is visible ≤ 1 KB of figure runtime, ≤ 10 KB in all', async ({
+  browser,
+}) => {
+  const notes: string[] = [];
+  for (const { name, card } of FIGURE_CARDS) {
+    // A fresh context per card, so nothing comes from the cache or another card's module map.
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, serviceWorkers: 'block' });
+    const page = await ctx.newPage();
+    const sizes = new Map<string, number>();
+    const pending: Promise<void>[] = [];
+    page.on('response', (res) => {
+      if (!/\.js(\?|$)/.test(res.url()) || sizes.has(res.url())) return;
+      sizes.set(res.url(), 0);
+      // A body the page no longer holds is fetched again: every script counts at its real size.
+      const size = res.body().catch(() => page.request.get(res.url()).then((r) => r.body()));
+      pending.push(size.then((b) => void sizes.set(res.url(), gzipSync(b, { level: 6 }).length)));
+    });
+    const settled = async () => {
+      await page.waitForLoadState('networkidle');
+      await Promise.all(pending);
+    };
+    // Every figure sits below the fold at 390×844: on load nothing of it may come in.
+    await page.goto(card);
+    await settled();
+    await expect(page.locator(`figure[data-figure="${name}"]`)).not.toHaveAttribute('data-live', '');
+    const runtime = [...sizes].filter(([u]) => /FigureScript/.test(u)).reduce((a, [, n]) => a + n, 0);
+    expect(runtime, `${card}: figure runtime`).toBeGreaterThan(0);
+    expect(runtime, `${card}: figure runtime`).toBeLessThanOrEqual(1 * KB);
+    // Everything the page ran before a figure or the quiz is visible: script files plus inline scripts.
+    const inline = await page.evaluate(() =>
+      [...document.querySelectorAll('script:not([src])')]
+        .filter((el) => !el.getAttribute('type') || /module|javascript/.test(el.getAttribute('type')!))
+        .map((el) => el.textContent ?? '')
+        .join('\n'),
+    );
+    const pageJs =
+      [...sizes.values()].reduce((a, n) => a + n, 0) + (inline ? gzipSync(inline, { level: 6 }).length : 0);
+    expect(pageJs, `${card}: JavaScript before a figure or the quiz is visible`).toBeLessThanOrEqual(10 * KB);
+    const before = new Set(sizes.keys());
+    await liveFigure(page, name);
+    await settled();
+    const own = [...sizes].filter(([u]) => !before.has(u));
+    const ownBytes = own.reduce((a, [, n]) => a + n, 0);
+    const files = own.map(([u, n]) => `${new URL(u).pathname.replace('/_astro/', '')} ${n}`).join(', ');
+    notes.push(
+      `${name}: ${(ownBytes / KB).toFixed(2)} KB (${files}); runtime before: ${runtime} B; page before: ${(pageJs / KB).toFixed(1)} KB`,
+    );
+    expect(ownBytes, `${name} figure JS: ${files}`).toBeGreaterThan(0);
+    for (const [u, n] of own) expect(n, `${u} measured`).toBeGreaterThan(0);
+    expect(ownBytes, `${name} figure JS: ${files}`).toBeLessThanOrEqual(8 * KB);
+    await ctx.close();
+  }
+  test.info().annotations.push({ type: 'figure JS gzip', description: notes.join('; ') });
+});
