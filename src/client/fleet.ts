@@ -209,7 +209,7 @@ export function bootFleet(): void {
   controls.addEventListener('change', (e) => {
     const name = (e.target as HTMLInputElement).name;
     if (name === 'window') void load();
-    else render();
+    else if (name === 'group') render(); // the price re-renders on input; its change (on blur) must not close what is open
   });
   price.addEventListener('input', () => {
     storage.set(PRICE_KEY, price.value);
