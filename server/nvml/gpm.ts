@@ -3,6 +3,7 @@
  * keeps GPM_BUFFERS sample buffers; every tick fills the oldest and reads the window from the newest
  * other sample that is old enough (see gpmBase), so a timer firing a few ms early costs no reading.
  */
+import { GPM_FIELDS } from '../../src/protocol/fields.ts';
 import type { GpuSample } from '../../src/protocol/metrics.ts';
 import type { DeviceHandle, GpmRequest, GpmSampleHandle, Nvml } from './binding.ts';
 import { isFatal, NVML, NvmlError, nvmlCodeName } from './errors.ts';
@@ -16,15 +17,6 @@ const GPM_IDS = [
   GPM_METRIC.FP16_UTIL,
   GPM_METRIC.FP32_UTIL,
   GPM_METRIC.FP64_UTIL,
-] as const;
-const GPM_FIELDS = [
-  'smActivePct',
-  'smOccupancyPct',
-  'tensorActivePct',
-  'dramActivePct',
-  'fp16ActivePct',
-  'fp32ActivePct',
-  'fp64ActivePct',
 ] as const;
 type GpmField = (typeof GPM_FIELDS)[number];
 /** NVML wants GPM samples at least 100 ms apart. */

@@ -7,6 +7,9 @@
  * says why, keyed by field name: a missing metric is never reported as 0.
  */
 import { z } from 'zod';
+import { GPM_FIELDS } from './fields.ts';
+
+export { GPM_FIELDS };
 
 const pct = z.number().min(0).max(100);
 const nonNeg = z.number().min(0);
@@ -225,13 +228,7 @@ export const GPU_METRIC_FIELDS = [
   'pcieRxBytesPerSec',
   'clockEventReasons',
   'processes',
-  'smActivePct',
-  'smOccupancyPct',
-  'tensorActivePct',
-  'dramActivePct',
-  'fp16ActivePct',
-  'fp32ActivePct',
-  'fp64ActivePct',
+  ...GPM_FIELDS,
 ] as const satisfies readonly (keyof GpuSample)[];
 export type GpuMetricField = (typeof GPU_METRIC_FIELDS)[number];
 

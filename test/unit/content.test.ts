@@ -16,9 +16,6 @@ describe('the deck in content/', () => {
   test('meets the quality bar: reading time, question counts, balanced answers, no near-duplicates', () => {
     expect(labs.problems).toEqual([]);
     const report = checkQuality(deck.cards, true, labs.questions);
-    console.log(
-      `deck: ${report.stats.cards} cards, ${report.stats.questions} questions, by kind ${JSON.stringify(report.stats.byKind)}, scenario ${report.stats.scenario}`,
-    );
     expect(report.problems).toEqual([]);
   });
 

@@ -3,9 +3,10 @@
  * KV cache, and does about 2N FLOPs per token (content/cards/useful-work/mbu-for-inference.md). Bounds, not
  * measurements: the step takes at least bytes ÷ bandwidth and at least FLOPs ÷ dense peak.
  */
-import { GPU_IDS, GPU_SPECS, isGpuId } from '../gpu-specs.ts';
+import { GPU_SPECS, isGpuId } from '../gpu-specs.ts';
 import { fmt, pct, rect, text } from './format.ts';
 import type { FigureDef, Values } from './types.ts';
+import { gpuPicker } from './pickers.ts';
 
 /** Lower bound on one decode step, its tokens/s, and MBU and MFU at that bound (0–1). */
 export function decodeStep(
@@ -61,13 +62,7 @@ export const figure: FigureDef = {
       value: 0,
     },
     { kind: 'range', id: 'kvKB', label: 'KV cache per token', unit: 'KB', min: 16, max: 1024, step: 16, value: 128 },
-    {
-      kind: 'select',
-      id: 'gpu',
-      label: 'GPU',
-      options: GPU_IDS.map((id) => ({ value: id, label: GPU_SPECS[id].label })),
-      value: 'h100-sxm',
-    },
+    gpuPicker(),
   ],
   view(v: Values) {
     const batch = Number(v['batch']);

@@ -2,9 +2,10 @@
  * KV-cache sizing: 2 × layers × KV heads × head dim × bytes × tokens, against what the GPU has left after weights
  * at vLLM's default memory fraction (content/cards/serving/kv-cache-sizing.md).
  */
-import { DTYPE_BYTES, GPU_IDS, GPU_SPECS, isGpuId, type Dtype } from '../gpu-specs.ts';
+import { DTYPE_BYTES, GPU_SPECS, isGpuId, type Dtype } from '../gpu-specs.ts';
 import { fmt, rect, text } from './format.ts';
 import type { FigureDef, Values } from './types.ts';
+import { gpuPicker } from './pickers.ts';
 
 /** vLLM's `--gpu-memory-utilization` default. */
 export const VLLM_MEMORY_FRACTION = 0.9;
@@ -49,13 +50,7 @@ export const figure: FigureDef = {
       value: 8192,
     },
     { kind: 'range', id: 'batch', label: 'Sequences at once', unit: '', min: 1, max: 256, step: 1, value: 16 },
-    {
-      kind: 'select',
-      id: 'gpu',
-      label: 'GPU',
-      options: GPU_IDS.map((id) => ({ value: id, label: GPU_SPECS[id].label })),
-      value: 'h200',
-    },
+    gpuPicker('h200'),
     { kind: 'range', id: 'weightsGB', label: 'Weights', unit: 'GB', min: 0, max: 200, step: 1, value: 70 },
   ],
   view(v: Values) {

@@ -1,7 +1,8 @@
 /** MFU calculator: tokens/s × 6N FLOPs per token ÷ (GPUs × dense peak) (gpu-facts 5.6–5.9; content/cards/useful-work/mfu.md). */
-import { DTYPE_LABELS, GPU_IDS, GPU_SPECS, isGpuId, type Dtype } from '../gpu-specs.ts';
+import { DTYPE_LABELS, GPU_SPECS, isGpuId, type Dtype } from '../gpu-specs.ts';
 import { fmt, pct, rect, text } from './format.ts';
 import type { FigureDef, Values } from './types.ts';
+import { dtypePicker, gpuPicker } from './pickers.ts';
 
 /** Model FLOPs Utilization (0–1) with the 6N approximation; null when the GPU has no peak at `dtype`. */
 export function mfu(paramsBillions: number, tokensPerSec: number, gpus: number, gpuId: string, dtype: Dtype) {
@@ -44,20 +45,8 @@ export const figure: FigureDef = {
       log: true,
     },
     { kind: 'range', id: 'gpus', label: 'GPUs', unit: 'GPUs', min: 1, max: 512, step: 1, value: 8 },
-    {
-      kind: 'select',
-      id: 'gpu',
-      label: 'GPU',
-      options: GPU_IDS.map((id) => ({ value: id, label: GPU_SPECS[id].label })),
-      value: 'h100-sxm',
-    },
-    {
-      kind: 'select',
-      id: 'dtype',
-      label: 'Training precision',
-      options: DTYPE_CHOICES.map((d) => ({ value: d, label: DTYPE_LABELS[d] })),
-      value: 'bf16',
-    },
+    gpuPicker(),
+    dtypePicker('Training precision', DTYPE_CHOICES),
   ],
   view(v: Values) {
     const dtype = String(v['dtype']) as Dtype;

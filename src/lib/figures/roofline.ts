@@ -2,9 +2,10 @@
  * Roofline: attainable FLOP/s = min(peak, intensity × bandwidth), with dense peaks and bandwidth from the spec
  * table (content/cards/training/memory-bound-vs-compute-bound.md).
  */
-import { DTYPE_LABELS, GPU_IDS, GPU_SPECS, isGpuId, ridgeFlopsPerByte, type Dtype } from '../gpu-specs.ts';
+import { DTYPE_LABELS, GPU_SPECS, isGpuId, ridgeFlopsPerByte, type Dtype } from '../gpu-specs.ts';
 import { fmt, rect, text } from './format.ts';
 import type { FigureDef, Values } from './types.ts';
+import { dtypePicker, gpuPicker } from './pickers.ts';
 
 /** Where a kernel of `intensity` FLOP/byte lands on a GPU's roofline; null when the GPU has no such peak. */
 export function roofline(gpuId: string, dtype: Dtype, intensityFlopsPerByte: number) {
@@ -43,20 +44,8 @@ export const figure: FigureDef = {
       value: 64,
       log: true,
     },
-    {
-      kind: 'select',
-      id: 'gpu',
-      label: 'GPU',
-      options: GPU_IDS.map((id) => ({ value: id, label: GPU_SPECS[id].label })),
-      value: 'h100-sxm',
-    },
-    {
-      kind: 'select',
-      id: 'dtype',
-      label: 'Precision',
-      options: DTYPE_CHOICES.map((d) => ({ value: d, label: DTYPE_LABELS[d] })),
-      value: 'bf16',
-    },
+    gpuPicker(),
+    dtypePicker('Precision', DTYPE_CHOICES),
   ],
   view(v: Values) {
     const ai = Number(v['intensity']);
