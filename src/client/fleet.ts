@@ -56,114 +56,119 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, cls?: 
 
 const hours = (h: number) => (h >= 100 ? Math.round(h).toLocaleString('en-US') : h.toFixed(1));
 
+/** The waste-by-state table and the headline above it. */
+function renderSummary(report: FleetJson, p: number | null): void {
+  const s = report.summary;
+  const share = (h: number) => (s.gpuHours ? `${Math.round((100 * h) / s.gpuHours)}%` : '–');
+  document.querySelector<HTMLElement>('[data-fleet-headline]')!.textContent =
+    `${s.gpus} GPUs from ${report.prometheus}: ${hours(s.gpuHours)} GPU-hours reported, ${hours(s.wastefulHours)} ` +
+    `(${share(s.wastefulHours)}) in a wasteful state` +
+    (p === null
+      ? '. Enter a price per GPU-hour to see what they cost.'
+      : `, about ${formatUsd(s.wastefulHours * p)}.`) +
+    (s.energyKWh === null ? '' : ` Energy: ${Math.round(s.energyKWh).toLocaleString('en-US')} kWh.`);
+  document.querySelector<HTMLElement>('[data-fleet-states]')!.replaceChildren(
+    ...Object.keys(STATE_NAMES)
+      .filter((k) => (s.byKind[k] ?? 0) > 0)
+      .map((k) => {
+        const h = s.byKind[k]!;
+        const waste = (WASTE_STATES as readonly string[]).includes(k);
+        const th = el('th', STATE_NAMES[k]);
+        th.setAttribute('scope', 'row');
+        const tr = el('tr');
+        tr.append(th, el('td', hours(h)), el('td', share(h)), el('td', waste && p !== null ? formatUsd(h * p) : '–'));
+        return tr;
+      }),
+  );
+}
+
+/** One GPU: where it is, its verdict now, its wasteful hours, and why (a disclosure). */
+function gpuItem(gpu: FleetGpuJson): HTMLLIElement {
+  const li = el('li');
+  const main = mainState(gpu);
+  const owner = [gpu.labels.namespace, gpu.labels.pod ?? gpu.labels.job].filter(Boolean).join('/');
+  li.append(
+    el('span', `${gpu.hostname} · GPU ${gpu.gpu} · ${gpu.model}`, 'title'),
+    el('span', `Now: ${gpu.verdict.title} (${gpu.verdict.confidence} confidence)`, 'sub'),
+    el(
+      'span',
+      `${hours(gpu.wastefulHours)} wasteful GPU-hours` +
+        (main ? ` · mostly ${STATE_NAMES[main] ?? main}` : '') +
+        (owner ? ` · ${owner}` : ''),
+      'sub',
+    ),
+  );
+  const why = el('details', undefined, 'fleet-why');
+  why.append(el('summary', 'Why, and what to do'));
+  const ev = el('ul');
+  for (const e of gpu.verdict.evidence) ev.append(el('li', e));
+  why.append(ev, el('p', gpu.verdict.next));
+  if (gpu.verdict.decide) why.append(el('p', `What would decide it: ${gpu.verdict.decide}`));
+  li.append(why);
+  return li;
+}
+
+/** The GPUs in groups (host, namespace or model), most wasteful first; the first three open. */
+function renderGroups(report: FleetJson, by: GroupBy, p: number | null): void {
+  document.querySelector<HTMLElement>('[data-fleet-list]')!.replaceChildren(
+    ...groupFleet(report.gpus, by).map((g, i) => {
+      const d = el('details', undefined, 'fleet-group');
+      d.open = i < 3;
+      const sum = el('summary');
+      sum.append(
+        el('span', g.name, 'title'),
+        el(
+          'span',
+          `${g.gpus.length} GPU${g.gpus.length === 1 ? '' : 's'} · ${hours(g.wastefulHours)} wasteful GPU-hours` +
+            (p === null ? '' : ` · ${formatUsd(g.wastefulHours * p)}`),
+          'sub',
+        ),
+      );
+      const ul = el('ul', undefined, 'fleet-gpus');
+      ul.append(...g.gpus.map(gpuItem));
+      d.append(sum, ul);
+      return d;
+    }),
+  );
+}
+
+/** The lab server to read: this page's origin when opened with ?token= (then removed from the address bar), else the remembered one. */
+function initialServer(): ServerAddress | null {
+  const own = new URL(location.href).searchParams.get('token');
+  if (own) {
+    history.replaceState(history.state, '', location.pathname);
+    return { origin: location.origin, token: own };
+  }
+  const remembered = storage.get(SERVER_KEY);
+  try {
+    return remembered ? parseServerUrl(remembered) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Starts the page. */
 export function bootFleet(): void {
   const status = document.querySelector<HTMLElement>('[data-fleet-status]')!;
   const setup = document.querySelector<HTMLDetailsElement>('[data-fleet-setup]')!;
   const connect = document.querySelector<HTMLFormElement>('[data-fleet-connect]')!;
   const controls = document.querySelector<HTMLFormElement>('[data-fleet-controls]')!;
-  const summary = document.querySelector<HTMLElement>('[data-fleet-summary]')!;
-  const groups = document.querySelector<HTMLElement>('[data-fleet-groups]')!;
   const price = controls.elements.namedItem('price') as HTMLInputElement;
   price.value = storage.get(PRICE_KEY) ?? '';
-  let server: ServerAddress | null = null;
+  let server = initialServer();
   let report: FleetJson | null = null;
-
-  const own = new URL(location.href).searchParams.get('token');
-  const remembered = storage.get(SERVER_KEY);
-  try {
-    if (own) server = { origin: location.origin, token: own };
-    else if (remembered) server = parseServerUrl(remembered);
-  } catch {
-    server = null;
-  }
-  if (own) history.replaceState(history.state, '', location.pathname); // the token leaves the address bar
 
   const priceNow = (): number | null => {
     const v = Number(price.value);
     return price.value.trim() !== '' && Number.isFinite(v) && v >= 0 ? v : null;
   };
-
-  function render(): void {
+  const render = (): void => {
     if (!report) return;
-    const p = priceNow();
-    const s = report.summary;
-    const share = (h: number) => (s.gpuHours ? `${Math.round((100 * h) / s.gpuHours)}%` : '–');
-    const headline = document.querySelector<HTMLElement>('[data-fleet-headline]')!;
-    headline.textContent =
-      `${s.gpus} GPUs from ${report.prometheus}: ${hours(s.gpuHours)} GPU-hours reported, ${hours(s.wastefulHours)} ` +
-      `(${share(s.wastefulHours)}) in a wasteful state` +
-      (p === null
-        ? '. Enter a price per GPU-hour to see what they cost.'
-        : `, about ${formatUsd(s.wastefulHours * p)}.`) +
-      (s.energyKWh === null ? '' : ` Energy: ${Math.round(s.energyKWh).toLocaleString('en-US')} kWh.`);
-    const rows = document.querySelector<HTMLElement>('[data-fleet-states]')!;
-    rows.replaceChildren(
-      ...Object.keys(STATE_NAMES)
-        .filter((k) => (s.byKind[k] ?? 0) > 0)
-        .map((k) => {
-          const h = s.byKind[k]!;
-          const waste = (WASTE_STATES as readonly string[]).includes(k);
-          const tr = el('tr');
-          tr.append(
-            el('th', STATE_NAMES[k]),
-            el('td', hours(h)),
-            el('td', share(h)),
-            el('td', waste && p !== null ? formatUsd(h * p) : '–'),
-          );
-          (tr.firstChild as HTMLElement).setAttribute('scope', 'row');
-          return tr;
-        }),
-    );
-    const by = (controls.elements.namedItem('group') as HTMLSelectElement).value as GroupBy;
-    const list = document.querySelector<HTMLElement>('[data-fleet-list]')!;
-    list.replaceChildren(
-      ...groupFleet(report.gpus, by).map((g, i) => {
-        const d = el('details', undefined, 'fleet-group');
-        d.open = i < 3;
-        const sum = el('summary');
-        sum.append(
-          el('span', g.name, 'title'),
-          el(
-            'span',
-            `${g.gpus.length} GPU${g.gpus.length === 1 ? '' : 's'} · ${hours(g.wastefulHours)} wasteful GPU-hours` +
-              (p === null ? '' : ` · ${formatUsd(g.wastefulHours * p)}`),
-            'sub',
-          ),
-        );
-        const ul = el('ul', undefined, 'fleet-gpus');
-        for (const gpu of g.gpus) {
-          const li = el('li');
-          const main = mainState(gpu);
-          li.append(
-            el('span', `${gpu.hostname} · GPU ${gpu.gpu} · ${gpu.model}`, 'title'),
-            el('span', `Now: ${gpu.verdict.title} (${gpu.verdict.confidence} confidence)`, 'sub'),
-            el(
-              'span',
-              `${hours(gpu.wastefulHours)} wasteful GPU-hours` +
-                (main ? ` · mostly ${STATE_NAMES[main] ?? main}` : '') +
-                ([gpu.labels.namespace, gpu.labels.pod ?? gpu.labels.job].filter(Boolean).length
-                  ? ` · ${[gpu.labels.namespace, gpu.labels.pod ?? gpu.labels.job].filter(Boolean).join('/')}`
-                  : ''),
-              'sub',
-            ),
-          );
-          const why = el('details', undefined, 'fleet-why');
-          why.append(el('summary', 'Why, and what to do'));
-          const ev = el('ul');
-          for (const e of gpu.verdict.evidence) ev.append(el('li', e));
-          why.append(ev, el('p', gpu.verdict.next));
-          if (gpu.verdict.decide) why.append(el('p', `What would decide it: ${gpu.verdict.decide}`));
-          li.append(why);
-          ul.append(li);
-        }
-        d.append(sum, ul);
-        return d;
-      }),
-    );
-    summary.hidden = false;
-    groups.hidden = false;
-  }
+    renderSummary(report, priceNow());
+    renderGroups(report, (controls.elements.namedItem('group') as HTMLSelectElement).value as GroupBy, priceNow());
+    document.querySelector<HTMLElement>('[data-fleet-summary]')!.hidden = false;
+    document.querySelector<HTMLElement>('[data-fleet-groups]')!.hidden = false;
+  };
 
   async function load(): Promise<void> {
     if (!server) return;

@@ -29,7 +29,7 @@ test.describe('card quiz', () => {
     await expect(feedback.locator(`[data-why="${right.key}"]`)).toContainText('The answer (correct)');
     await expect(quiz.locator(`[data-option="${wrong.key}"]`)).toHaveClass(/is-wrong/);
     await expect(quiz.locator(`[data-option="${right.key}"]`)).toHaveClass(/is-correct/);
-    await expect(page.getByRole('status')).toHaveText('Not quite.');
+    await expect(quiz.getByRole('status')).toHaveText('Not quite.'); // the quiz's live region (a figure's outputs are statuses too)
   });
 
   test('a reload in the middle of a quiz loses nothing', async ({ page }) => {
