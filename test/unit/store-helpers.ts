@@ -1,6 +1,6 @@
 /** Shared setup for the store tests: a fresh fake IndexedDB database per test, fixed clocks. */
 import 'fake-indexeddb/auto';
-import { createProgressStore, type UseStore } from '../../src/store/progress.ts';
+import { closeProgress, createProgressStore, openProgress, type UseStore } from '../../src/store/progress.ts';
 import type { AnswerDetail } from '../../src/lib/events.ts';
 
 let n = 0;
@@ -66,5 +66,25 @@ export function tabStorageFake(quotaChars = Infinity) {
       map.set(k, v);
     },
     removeItem: (k: string) => void map.delete(k),
+  };
+}
+
+/**
+ * Opens stores the way most store tests do (no tab sync, no StorageManager, a fixed clock) and closes every one
+ * of them in `closeAll()` (call it from afterEach).
+ */
+export function trackedOpener(clock: () => number = () => T0): {
+  open: (s: UseStore) => ReturnType<typeof openProgress>;
+  closeAll: () => Promise<void>;
+} {
+  const opened: UseStore[] = [];
+  return {
+    open: (s) => {
+      opened.push(s);
+      return openProgress({ tabs: false, storage: null, clock }, s);
+    },
+    closeAll: async () => {
+      for (const s of opened.splice(0)) await closeProgress(s);
+    },
   };
 }

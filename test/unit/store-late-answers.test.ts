@@ -4,16 +4,14 @@
  * time is clamped and flagged, undo removes exactly the answer shown, and a failed write is visible.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { answer, freshStore, rawAll, rawPut, T0 } from './store-helpers.ts';
+import { answer, freshStore, rawAll, rawPut, T0, trackedOpener } from './store-helpers.ts';
 import {
   closeProgress,
   createProgressStore,
   exportBackup,
   loadProgress,
-  openProgress,
   recordAnswer,
   undoAnswer,
-  type UseStore,
 } from '../../src/store/progress.ts';
 import { listenForProgress, whenRecorded } from '../../src/store/listen.ts';
 import { recordFor } from '../../src/store/append.ts';
@@ -23,13 +21,9 @@ import { emit, type AppEvent } from '../../src/lib/events.ts';
 import { Rating } from 'ts-fsrs';
 
 const HOUR_MS = 3_600_000;
-const opened: UseStore[] = [];
-const open = (s: UseStore) => {
-  opened.push(s);
-  return openProgress({ tabs: false, storage: null, clock: () => T0 }, s);
-};
+const { open, closeAll } = trackedOpener();
 afterEach(async () => {
-  for (const s of opened.splice(0)) await closeProgress(s);
+  await closeAll();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });

@@ -4,26 +4,15 @@
  * version" note, and no record of it is rewritten, quarantined or deleted.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { answer, freshStore, rawAll, T0 } from './store-helpers.ts';
-import {
-  applyImport,
-  closeProgress,
-  loadProgress,
-  openProgress,
-  recordAnswer,
-  type UseStore,
-} from '../../src/store/progress.ts';
+import { answer, freshStore, rawAll, T0, trackedOpener } from './store-helpers.ts';
+import { applyImport, loadProgress, recordAnswer, type UseStore } from '../../src/store/progress.ts';
 import { idbBackend } from '../../src/store/kv.ts';
 import { BACKUP_FORMAT, backupToText, createBackup, parseBackup } from '../../src/lib/backup.ts';
 import { makeAnswerEvents } from '../fixtures/answer-events.ts';
 
-const opened: UseStore[] = [];
-const open = (s: UseStore) => {
-  opened.push(s);
-  return openProgress({ tabs: false, storage: null, clock: () => T0 }, s);
-};
+const { open, closeAll } = trackedOpener();
 afterEach(async () => {
-  for (const s of opened.splice(0)) await closeProgress(s);
+  await closeAll();
 });
 type Answer = ReturnType<typeof makeAnswerEvents>[number];
 const [e1, e2, e3] = makeAnswerEvents(3) as [Answer, Answer, Answer];

@@ -16,6 +16,7 @@ import {
   waitForWorker as waitForWorkerIn,
   waitInPage,
   type WebKitSession,
+  reloadUntil,
 } from './webkit.ts';
 
 const CARD = '/cards/gpu-util/';
@@ -75,13 +76,7 @@ describe('WebKit (Safari engine)', { timeout: 120_000 }, () => {
   it('the service worker controls the page after load and after a reload', async () => {
     await wk.driver.get(`${site.url}${CARD}`);
     await waitForWorker();
-    await wk.driver.executeScript('window.__beforeReload = true');
-    await wk.driver.navigate().refresh();
-    await waitInPage(
-      wk.driver,
-      'the reloaded page',
-      `return !window.__beforeReload && document.readyState === 'complete' && !!document.querySelector('[data-card-id]')`,
-    );
+    await reloadUntil(wk.driver, 'the reloaded page', '[data-card-id]');
     assert.equal(
       await wk.driver.executeScript('return !!navigator.serviceWorker.controller'),
       true,
@@ -109,13 +104,7 @@ describe('WebKit (Safari engine)', { timeout: 120_000 }, () => {
         await new Promise((r) => setTimeout(r, 200));
     }
 
-    await wk.driver.executeScript('window.__beforeReload = true');
-    await wk.driver.navigate().refresh();
-    await waitInPage(
-      wk.driver,
-      'the reloaded page',
-      `return !window.__beforeReload && document.readyState === 'complete' && !!document.querySelector('#quiz')`,
-    );
+    await reloadUntil(wk.driver, 'the reloaded page', '#quiz');
     await hydrateQuiz();
     await waitInPage(wk.driver, 'the restored feedback', `return !!document.querySelector('#quiz .feedback h3')`);
     assert.equal(await wk.driver.findElement(By.css('#quiz .feedback h3')).getText(), before);
@@ -135,13 +124,7 @@ describe('WebKit (Safari engine)', { timeout: 120_000 }, () => {
     await waitForWorker();
     await site.stop();
     // Nothing listens on the port now: the page can only come from the service worker's cache.
-    await wk.driver.executeScript('window.__beforeReload = true');
-    await wk.driver.navigate().refresh();
-    await waitInPage(
-      wk.driver,
-      'the card from the cache',
-      `return !window.__beforeReload && document.readyState === 'complete' && !!document.querySelector('article[data-card-id="gpu-util"] h1')`,
-    );
+    await reloadUntil(wk.driver, 'the card from the cache', 'article[data-card-id="gpu-util"] h1');
     const h1 = await wk.driver.findElement(By.css('article[data-card-id] h1')).getText();
     assert.match(h1, /GPU utilization/);
     // Another card the learner never opened comes from the precache too.

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { By } from 'selenium-webdriver';
 import { startHttpsSite, type HttpsSite } from '../https/host.ts';
-import { hydrateQuiz, startWebKit, waitForWorker, waitInPage, type WebKitSession } from './webkit.ts';
+import { hydrateQuiz, startWebKit, waitForWorker, waitInPage, type WebKitSession, reloadUntil } from './webkit.ts';
 
 let site: HttpsSite;
 let wk: WebKitSession;
@@ -43,13 +43,7 @@ describe('WebKit under a sub-path over HTTPS', { timeout: 120_000 }, () => {
 
     await site.stop();
     // Nothing listens now: the reload can only come from the service worker, answer included.
-    await wk.driver.executeScript('window.__beforeReload = true');
-    await wk.driver.navigate().refresh();
-    await waitInPage(
-      wk.driver,
-      'the card from the cache',
-      `return !window.__beforeReload && document.readyState === 'complete' && !!document.querySelector('article[data-card-id="gpu-util"] h1')`,
-    );
+    await reloadUntil(wk.driver, 'the card from the cache', 'article[data-card-id="gpu-util"] h1');
     await hydrateQuiz(wk.driver);
     await waitInPage(wk.driver, 'the restored answer', `return !!document.querySelector('#quiz .feedback h3')`);
     assert.equal(await wk.driver.findElement(By.css('#quiz .feedback h3')).getText(), feedback);

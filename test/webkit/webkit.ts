@@ -125,3 +125,17 @@ export async function waitForWorker(driver: WebDriver): Promise<void> {
     navigator.serviceWorker.ready.then((r) => done(!!r.active), () => done(false));`);
   if (!active) throw new Error('the service worker registration has no active worker');
 }
+
+/**
+ * Reloads the page and waits for a fresh document in which `selector` exists: the old document is marked first,
+ * so a reload that never happened cannot pass for one.
+ */
+export async function reloadUntil(driver: WebDriver, what: string, selector: string): Promise<void> {
+  await driver.executeScript('window.__beforeReload = true');
+  await driver.navigate().refresh();
+  await waitInPage(
+    driver,
+    what,
+    `return !window.__beforeReload && document.readyState === 'complete' && !!document.querySelector(${JSON.stringify(selector)})`,
+  );
+}
