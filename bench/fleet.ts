@@ -1,9 +1,10 @@
 /**
  * `node bench/fleet.ts [sizes]`: the fleet audit at 64, 256 and 1,024 GPUs. Each size is a simulated
  * cluster (8 GPUs a host, scenarios mixed) backfilled into Debian's real Prometheus with promtool, then
- * audited over 1 h. Reports queries per refresh, time spent in Prometheus (HTTP round trips), time spent in
- * Saturate (audit total minus Prometheus), bytes read from Prometheus and the size of the JSON report
- * (what a page would receive), and how each grows with the GPU count.
+ * audited over 1 h. Reports queries per refresh, time spent in Prometheus (wall time with a query in flight),
+ * time spent in Saturate (the rest of the audit), bytes read from Prometheus and the size of the JSON report
+ * (what a page would receive), and how each grows with the GPU count. Then the confusion matrix of the fleet
+ * verdicts against the known causes, on a cluster of one host per scenario.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,13 @@ import { performance } from 'node:perf_hooks';
 import { audit } from '../server/fleet/audit.ts';
 import { createPrometheusClient } from '../server/fleet/prometheus-api.ts';
 import { toJson } from '../server/fleet/report.ts';
-import { GPUS_PER_HOST, writeClusterOpenMetrics, type SimHost } from '../test/fleet/cluster.ts';
+import {
+  CLUSTER_CAUSES,
+  GPUS_PER_HOST,
+  scenarioCluster,
+  writeClusterOpenMetrics,
+  type SimHost,
+} from '../test/fleet/cluster.ts';
 import { startPrometheus } from '../test/fleet/prometheus-harness.ts';
 
 const SCENARIOS = ['idle', 'small-kernels', 'memory-bound', 'compute-bound', 'data-starved', 'throttled'];
@@ -48,15 +55,22 @@ export async function benchFleet(
       const prom = await startPrometheus({ openMetricsFile: file });
       const backfillS = (performance.now() - t0) / 1000;
       try {
+        // Wall time with at least one query in flight: the audit sends some in parallel, so summing each
+        // request's time would count the overlap twice.
         let prometheusMs = 0;
         let bytes = 0;
+        let inFlight = 0;
+        let since = 0;
         const timedFetch: typeof fetch = async (input, init) => {
-          const s = performance.now();
-          const res = await fetch(input, init);
-          const body = await res.arrayBuffer();
-          prometheusMs += performance.now() - s;
-          bytes += body.byteLength;
-          return new Response(body, { status: res.status, headers: res.headers });
+          if (inFlight++ === 0) since = performance.now();
+          try {
+            const res = await fetch(input, init);
+            const body = await res.arrayBuffer();
+            bytes += body.byteLength;
+            return new Response(body, { status: res.status, headers: res.headers });
+          } finally {
+            if (--inFlight === 0) prometheusMs += performance.now() - since;
+          }
         };
         const client = createPrometheusClient({ url: prom.url, fetchImpl: timedFetch, timeoutMs: 120_000 });
         // One warm-up (Prometheus's caches), then the measured refresh.
@@ -96,6 +110,42 @@ export async function benchFleet(
   return { rows, markdown };
 }
 
+/** The verdict now of every GPU of a one-host-per-scenario cluster, against its cause, as a confusion matrix. */
+export async function fleetConfusion(): Promise<{ right: number; total: number; markdown: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'saturate-fleet-matrix-'));
+  try {
+    const file = join(dir, 'cluster.om');
+    await writeClusterOpenMetrics(file, scenarioCluster(), END_MS - HOUR, END_MS, 15_000);
+    const prom = await startPrometheus({ openMetricsFile: file });
+    try {
+      const client = createPrometheusClient({ url: prom.url });
+      const report = await audit(client, { windowS: 3600, endS: END_MS / 1000, pricePerGpuHour: null });
+      const kinds = [...new Set<string>([...Object.values(CLUSTER_CAUSES), 'cant-tell'])];
+      const cell = new Map<string, number>();
+      let right = 0;
+      for (const g of report.gpus) {
+        const cause = CLUSTER_CAUSES[g.hostname.replace(/^sim-/, '')]!;
+        const key = `${cause}|${g.verdict.kind}`;
+        cell.set(key, (cell.get(key) ?? 0) + 1);
+        if (g.verdict.kind === cause) right++;
+      }
+      const w = 11;
+      const lines = [
+        `fleet verdicts now: ${right} of ${report.gpus.length} right (one host of 8 GPUs per scenario, 15 s scrapes)`,
+        ['cause \\ verdict'.padEnd(20), ...kinds.map((k) => k.slice(0, w - 1).padStart(w))].join(''),
+        ...Object.values(CLUSTER_CAUSES).map((cause) =>
+          [cause.padEnd(20), ...kinds.map((k) => String(cell.get(`${cause}|${k}`) ?? '.').padStart(w))].join(''),
+        ),
+      ];
+      return { right, total: report.gpus.length, markdown: ['```', ...lines, '```'].join('\n') };
+    } finally {
+      await prom.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 if (import.meta.main) {
   const sizes = process.argv
     .slice(2)
@@ -103,4 +153,5 @@ if (import.meta.main) {
     .filter((n) => n > 0);
   const { markdown } = await benchFleet(sizes.length ? sizes : [64, 256, 1024]);
   console.log(markdown);
+  console.log(`\n${(await fleetConfusion()).markdown}`);
 }

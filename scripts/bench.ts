@@ -203,13 +203,14 @@ if (want('server')) {
 if (want('fleet')) {
   await guarded('Fleet audit', async () => {
     log('fleet audit against a real Prometheus: 64, 256 and 1,024 GPUs');
-    const { benchFleet } = await import('../bench/fleet.ts');
+    const { benchFleet, fleetConfusion } = await import('../bench/fleet.ts');
     const { rows, markdown } = await benchFleet([64, 256, 1024], log);
+    const matrix = await fleetConfusion();
     section(
       'Fleet audit (Prometheus 2.42, 1 h window, 30 s scrapes backfilled)',
       'node bench/fleet.ts 64 256 1024',
-      markdown,
-      'One refresh after a warm-up. "Prometheus" is the HTTP round trips; "Saturate" is the rest of the audit (parsing, building messages, the diagnosis per GPU and per segment). Page render time is not measured: the fleet page is not built yet.',
+      `${markdown}\n\n${matrix.markdown}`,
+      'One refresh after a warm-up. "Prometheus" is the wall time with a query in flight; "Saturate" is the rest of the audit (parsing, building messages, the diagnosis per GPU and per segment). Page render time is not measured yet.',
     );
     const big = rows.at(-1);
     if (big)
