@@ -13,8 +13,8 @@ import {
   type GroupBy,
 } from '../lib/fleet-view.ts';
 import { parseServerUrl, type ServerAddress } from './lab-source.ts';
+import { LAB_SERVER_KEY, remembered } from './remembered.ts';
 
-const SERVER_KEY = 'saturate:lab-server';
 const PRICE_KEY = 'saturate:fleet-price';
 
 interface FleetJson {
@@ -29,23 +29,6 @@ interface FleetJson {
     energyKWh: number | null;
   };
 }
-
-const storage = {
-  get(k: string): string | null {
-    try {
-      return localStorage.getItem(k);
-    } catch {
-      return null; // storage blocked: nothing remembered
-    }
-  },
-  set(k: string, v: string): void {
-    try {
-      localStorage.setItem(k, v);
-    } catch {
-      /* storage blocked: the page still works */
-    }
-  },
-};
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, cls?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
@@ -139,9 +122,9 @@ function initialServer(): ServerAddress | null {
     history.replaceState(history.state, '', location.pathname);
     return { origin: location.origin, token: own };
   }
-  const remembered = storage.get(SERVER_KEY);
+  const url = remembered.get(LAB_SERVER_KEY);
   try {
-    return remembered ? parseServerUrl(remembered) : null;
+    return url ? parseServerUrl(url) : null;
   } catch {
     return null;
   }
@@ -154,7 +137,7 @@ export function bootFleet(): void {
   const connect = document.querySelector<HTMLFormElement>('[data-fleet-connect]')!;
   const controls = document.querySelector<HTMLFormElement>('[data-fleet-controls]')!;
   const price = controls.elements.namedItem('price') as HTMLInputElement;
-  price.value = storage.get(PRICE_KEY) ?? '';
+  price.value = remembered.get(PRICE_KEY) ?? '';
   let server = initialServer();
   let report: FleetJson | null = null;
 
@@ -205,7 +188,7 @@ export function bootFleet(): void {
     const text = (connect.elements.namedItem('url') as HTMLInputElement).value;
     try {
       server = parseServerUrl(text);
-      storage.set(SERVER_KEY, text.trim());
+      remembered.set(LAB_SERVER_KEY, text.trim());
       void load();
     } catch (err) {
       status.textContent = (err as Error).message;
@@ -217,7 +200,7 @@ export function bootFleet(): void {
     else if (name === 'group') render(); // the price re-renders on input; its change (on blur) must not close what is open
   });
   price.addEventListener('input', () => {
-    storage.set(PRICE_KEY, price.value);
+    remembered.set(PRICE_KEY, price.value);
     render();
   });
   if (server) void load();

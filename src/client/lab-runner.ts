@@ -10,28 +10,10 @@ import { toNdjson } from '../lib/lab-run.ts';
 import { simPlay, type LabSessionModel } from '../lib/lab-session.ts';
 import type { LabView } from '../lib/lab-run.ts';
 import { connectServer, parseServerUrl, startPageSim, type RunningSource } from './lab-source.ts';
+import { LAB_SERVER_KEY, remembered } from './remembered.ts';
 
-/** Where the last lab server URL is remembered. */
-const SERVER_KEY = 'saturate:lab-server';
 /** Set once a lab passed on this device: its debrief stays unlocked. */
 const doneKey = (id: string) => `saturate:lab-done:${id}`;
-
-const remembered = {
-  get: (k: string): string | null => {
-    try {
-      return localStorage.getItem(k);
-    } catch {
-      return null; // storage blocked (private mode): nothing remembered
-    }
-  },
-  set: (k: string, v: string): void => {
-    try {
-      localStorage.setItem(k, v);
-    } catch {
-      /* storage blocked: the lab still works, it just won't remember */
-    }
-  },
-};
 
 /** What the lab page can do. */
 export interface LabRunner {
@@ -80,7 +62,7 @@ export function createLabRunner(lab: Pick<LabView, 'id' | 'steps'>, session: Lab
       const fromUrl = params.get('server') ?? (token ? `${location.origin}/?token=${token}` : null);
       dispatch({
         type: 'opened',
-        serverUrl: fromUrl ?? remembered.get(SERVER_KEY) ?? '',
+        serverUrl: fromUrl ?? remembered.get(LAB_SERVER_KEY) ?? '',
         serverFirst: fromUrl !== null,
         unlocked: remembered.get(doneKey(lab.id)) !== null,
       });
@@ -103,7 +85,7 @@ export function createLabRunner(lab: Pick<LabView, 'id' | 'steps'>, session: Lab
       dispatch({ type: 'status', text: 'connecting…' });
       try {
         const src = await connectServer(addr, onMessage, (text) => dispatch({ type: 'status', text }));
-        remembered.set(SERVER_KEY, url.trim());
+        remembered.set(LAB_SERVER_KEY, url.trim());
         use(src);
       } catch (e) {
         dispatch({ type: 'status', text: '' });

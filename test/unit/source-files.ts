@@ -1,6 +1,6 @@
 /** The repository's own source files, read for the architecture and comment tests (no build needed). */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import ts from 'typescript';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -76,5 +76,3 @@ export function loadTimeIdentifiers(file: string): string[] {
   visit(parse(file));
   return out;
 }
-
-export const rel = (path: string): string => relative(ROOT, path);
