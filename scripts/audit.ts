@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { audit } from '../server/fleet/audit.ts';
-import { createPrometheusClient, PrometheusError } from '../server/fleet/prometheus-api.ts';
+import { createPrometheusClient, PrometheusError, readCredentialFile } from '../server/fleet/prometheus-api.ts';
 import { selectorMatchers } from '../server/fleet/collect.ts';
 import { parseWindow, toJson, toMarkdown } from '../server/fleet/report.ts';
 
@@ -80,11 +80,10 @@ export async function runAudit(
     }
     let basicAuth: string | undefined;
     if (values['prometheus-basic-auth-file']) {
-      const { readFileSync } = await import('node:fs');
       try {
-        basicAuth = readFileSync(values['prometheus-basic-auth-file'], 'utf8').trim();
+        basicAuth = readCredentialFile(values['prometheus-basic-auth-file'], 'basic-auth');
       } catch (e) {
-        throw new UsageError(`cannot read --prometheus-basic-auth-file: ${(e as Error).message}`);
+        throw new UsageError(`--prometheus-basic-auth-file: ${(e as Error).message}`);
       }
     }
     let windowS: number;

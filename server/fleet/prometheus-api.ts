@@ -13,6 +13,8 @@ export interface PrometheusOptions {
   tokenFile?: string | undefined;
   /** Basic auth as `user:password`. */
   basicAuth?: string | undefined;
+  /** A file holding `user:password` (read once; wins over `basicAuth`). */
+  basicAuthFile?: string | undefined;
   /** Per request, ms. */
   timeoutMs?: number;
   /** The fetch to use (tests pass none: the real one). */
@@ -62,6 +64,18 @@ interface ApiBody {
   };
 }
 
+/**
+ * A credential kept in a file (a bearer token, or `user:password`), trimmed. Throws a PrometheusError naming the
+ * file, never its content.
+ */
+export function readCredentialFile(path: string, what: 'token' | 'basic-auth'): string {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch (e) {
+    throw new PrometheusError('refused', `cannot read the Prometheus ${what} file ${path}: ${(e as Error).message}`);
+  }
+}
+
 /** A client for the Prometheus at `opts.url`. Throws a `PrometheusError` for a URL it cannot use. */
 export function createPrometheusClient(opts: PrometheusOptions): PrometheusClient {
   let base: URL;
@@ -82,17 +96,10 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
     base.username = '';
     base.password = '';
   }
-  if (opts.basicAuth) headers['authorization'] = `Basic ${Buffer.from(opts.basicAuth).toString('base64')}`;
+  const basicAuth = opts.basicAuthFile ? readCredentialFile(opts.basicAuthFile, 'basic-auth') : opts.basicAuth;
+  if (basicAuth) headers['authorization'] = `Basic ${Buffer.from(basicAuth).toString('base64')}`;
   if (opts.tokenFile) {
-    let token: string;
-    try {
-      token = readFileSync(opts.tokenFile, 'utf8').trim();
-    } catch (e) {
-      throw new PrometheusError(
-        'refused',
-        `cannot read the Prometheus token file ${opts.tokenFile}: ${(e as Error).message}`,
-      );
-    }
+    const token = readCredentialFile(opts.tokenFile, 'token');
     if (!token) throw new PrometheusError('refused', `the Prometheus token file ${opts.tokenFile} is empty`);
     headers['authorization'] = `Bearer ${token}`;
   }

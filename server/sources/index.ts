@@ -54,15 +54,10 @@ async function openFleetSource(
   intervalMs = 15_000,
 ): Promise<MetricSource> {
   const { openPrometheusSource } = await import('../fleet/source.ts');
-  let basicAuth: string | undefined;
-  if (p?.basicAuthFile) {
-    const { readFileSync } = await import('node:fs');
-    basicAuth = readFileSync(p.basicAuthFile, 'utf8').trim();
-  }
   const source = await openPrometheusSource({
     url,
     tokenFile: p?.tokenFile ?? undefined,
-    basicAuth,
+    basicAuthFile: p?.basicAuthFile ?? undefined,
     selector: p?.selector ?? undefined,
     refreshS: intervalMs / 1000,
   });

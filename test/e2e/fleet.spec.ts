@@ -77,8 +77,14 @@ test('the fleet page reads the cluster through the lab server and names where GP
   await why.locator('summary').click();
   await expect(why).toHaveJSProperty('open', true);
   await expect(why.locator('p').first()).toBeVisible();
-  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  }
+  await page.locator('#fleet-summary-h').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('fleet-phone-dark.png') }); // kept with the e2e artifacts
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.reload();
   await expect(page.getByLabel('Price per GPU-hour (US $)')).toHaveValue('2.5');
 });
