@@ -49,10 +49,9 @@ export function toMarkdown(r: AuditReport, price: number | null): string {
     const v = s.byKind[k];
     if (!v) continue;
     const share = s.gpuHours ? `${Math.round((100 * v) / s.gpuHours)}%` : '–';
-    lines.push(
-      `| ${STATE_NAMES[k]} | ${h1(v)} | ${share} |` +
-        (price === null || !WASTE_KINDS.includes(k as never) ? (price === null ? '' : ' |') : ` ${usd(v * price)} |`),
-    );
+    // The cost column exists only with a price, and only wasteful states have a cost in it.
+    const cost = price === null ? '' : WASTE_KINDS.includes(k) ? ` ${usd(v * price)} |` : ' |';
+    lines.push(`| ${STATE_NAMES[k]} | ${h1(v)} | ${share} |${cost}`);
   }
   if (s.energyKWh !== null)
     lines.push(
