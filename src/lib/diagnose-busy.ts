@@ -142,6 +142,6 @@ export function busyVerdict(s: GpuStats): Verdict {
     ],
     next: 'Read the profiling counters, or run Nsight Compute on the hottest kernels.',
     decide:
-      'SM activity (GPM on Hopper or newer; DCGM field 1002 on A100/V100): below 50% is small kernels; high with DRAM near 80% and idle tensor pipes is memory-bound; high with busy tensor pipes is compute-bound.',
+      'SM activity (GPM on Hopper or newer; DCGM field 1002 on A100/V100): near 0 with DRAM idle means nothing moves (a kernel waiting on a peer, unless steps still advance); below 50% otherwise is small kernels; high with DRAM near 80% and idle tensor pipes is memory-bound; high with busy tensor pipes is compute-bound.',
   };
 }

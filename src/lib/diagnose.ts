@@ -168,5 +168,29 @@ export function diagnose(messages: readonly StreamMessage[], windowS = DIAGNOSIS
   const rank = (v: Verdict) => ORDER.indexOf(v.kind);
   const worst = verdicts.reduce((a, b) => (rank(b) < rank(a) ? b : a));
   const same = all.filter((i) => (verdicts[i] as Verdict).kind === worst.kind);
+  if (worst.kind === 'throttled') return throttledAmongClear(worst, same, stats);
   return { ...worst, gpus: same };
+}
+
+/**
+ * Throttled GPUs beside GPUs whose clock event reasons are read and clear: in a synchronous job the
+ * throttled ones pace every step (a straggler), so the verdict says which GPUs hold the others back.
+ * The reasons decide it; the job's shape is not known, so the straggler part is said conditionally.
+ */
+function throttledAmongClear(worst: Verdict, throttled: number[], stats: readonly GpuStats[]): Diagnosis {
+  const clear = stats
+    .map((s, i) => ({ s, i }))
+    .filter(({ s, i }) => !throttled.includes(i) && s.reasonSamples > 0 && (s.limitingFrac ?? 0) < THROTTLE_SHARE)
+    .map(({ i }) => i);
+  if (clear.length === 0) return { ...worst, gpus: throttled };
+  const which = `GPU${throttled.length > 1 ? 's' : ''} ${throttled.join(', ')}`;
+  return {
+    ...worst,
+    title: `Throttled: ${which} of ${stats.length} held down`,
+    gpus: throttled,
+    evidence: [
+      ...worst.evidence,
+      `${clear.length} other GPU${clear.length > 1 ? 's' : ''} report no limiting reason: if they share one synchronous job (data or tensor parallel), every rank waits for ${which} at each collective (a straggler)`,
+    ],
+  };
 }

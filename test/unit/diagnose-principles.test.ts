@@ -41,6 +41,20 @@ describe('clock event reasons', () => {
     expect(d.next).toMatch(/expected under dense math/);
   });
 
+  test('one throttled GPU among GPUs whose reasons read clear is named as the one the others wait for', () => {
+    const clear = { ...busyH100, clockEventReasons: [] as string[] };
+    const hot = { ...busyH100, temperatureC: 91, clockEventReasons: ['HwThermalSlowdown'] };
+    const d = diagnose(windowOf([clear, clear, hot, clear]));
+    expect(d.kind).toBe('throttled');
+    expect(d.gpus).toEqual([2]);
+    expect(d.title).toMatch(/GPU 2 of 4/);
+    expect(d.evidence.join(' ')).toMatch(/3 other GPUs report no limiting reason.*every rank waits for GPU 2/);
+    // Reasons not read on the other GPUs: nothing is claimed about them.
+    const alone = diagnose(windowOf([busyH100, busyH100, hot, busyH100]));
+    expect(alone.kind).toBe('throttled');
+    expect(alone.evidence.join(' ')).not.toMatch(/straggler/);
+  });
+
   test('one sample of HW slowdown in 30 s is not throttling', () => {
     const d = diagnose(
       windowOf([
