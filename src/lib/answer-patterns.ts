@@ -64,7 +64,7 @@ export function strictlyShortest(texts: readonly string[]): number {
  * One problem per lab (questions grouped by file) whose debrief gives the answer away by length: the correct option
  * is the strictly longest, or the strictly shortest, in more than `PATTERN_BAR.perLabLengthMax` of its single-choice
  * questions.
- * @example labLengthProblems([{ file: 'content/labs/a.md', question: longestIsRight }]) // ["content/labs/a.md: …"]
+ * @example labLengthProblems([{ file: 'content/labs/busy-in-time.md', question: longestIsRight }]) // ["content/labs/busy-in-time.md: …"]
  */
 export function labLengthProblems(questions: readonly SourcedQuestion[]): string[] {
   const byFile = new Map<string, { singles: number; longest: number; shortest: number }>();
