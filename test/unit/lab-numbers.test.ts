@@ -183,6 +183,13 @@ const STATED: Stated[] = [
     step: 1,
   },
   { lab: 'measure-mfu', appears: 'L4 121 TFLOP/s', stated: '121', value: GPU_SPECS.l4.peakTflops.bf16!, step: 1 },
+  {
+    lab: 'measure-mfu',
+    appears: 'differ only 121 ÷ 30.3 ≈ 4×',
+    stated: '4',
+    value: GPU_SPECS.l4.peakTflops.bf16! / GPU_SPECS.l4.peakTflops.fp32!,
+    step: 1,
+  },
   // tensor-cores
   {
     lab: 'tensor-cores',
