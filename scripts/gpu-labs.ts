@@ -24,13 +24,32 @@ interface Run {
   expect: BottleneckKind[];
 }
 
-/** The runs, in order: the "before" state of the labs whose verdict is clearest, and one healthy run. */
+/**
+ * The runs, in order: the "before" state of the labs whose verdict is clearest, and the "after" states whose
+ * claims a real GPU should confirm (content/labs/*.md):
+ * - busy in time: the step is replayed as a CUDA Graph, so batch 1 reads high GPU-Util with few SMs busy, and
+ *   batch 128 fills the SMs (no longer small kernels; its 256-wide matmuls may read memory-bound);
+ * - throttling: at the default power limit a sustained bf16 GEMM sits at the cap with SwPowerCap active, which the
+ *   diagnosis calls throttled ("expected under dense math"); compute-bound if this GPU stays under its limit.
+ */
 const RUNS: Run[] = [
   { lab: '1 idle but allocated', script: 'idle_hold.py', args: ['--hold-gib', '8'], expect: ['idle-allocated'] },
   { lab: '2 data loader (before)', script: 'dataloader.py', args: ['--num-workers', '0'], expect: ['data-starvation'] },
   { lab: '3 busy in time (before)', script: 'small_batch.py', args: ['--batch-size', '1'], expect: ['small-kernels'] },
+  {
+    lab: '3 busy in time (after)',
+    script: 'small_batch.py',
+    args: ['--batch-size', '128'],
+    expect: ['compute-bound', 'memory-bound'],
+  },
   { lab: '5 roofline (elementwise)', script: 'roofline.py', args: ['--op', 'elementwise'], expect: ['memory-bound'] },
   { lab: '4 Tensor Cores (after)', script: 'tensor_cores.py', args: ['--dtype', 'bf16'], expect: ['compute-bound'] },
+  {
+    lab: '6 throttling (default power limit)',
+    script: 'sustained_load.py',
+    args: [],
+    expect: ['throttled', 'compute-bound'],
+  },
 ];
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -76,7 +95,7 @@ async function main(): Promise<number> {
       await exited;
       const file = join(
         outDir,
-        `${run.script.replace('.py', '')}-${run.args.join('').replace(/[^a-z0-9]+/gi, '-')}.ndjson`,
+        `${run.script.replace('.py', '')}-${run.args.join('').replace(/[^a-z0-9]+/gi, '-') || 'default'}.ndjson`,
       );
       writeFileSync(file, messages.map((m) => JSON.stringify(m)).join('\n') + '\n');
       const verdict = diagnose(messages, seconds);
@@ -91,7 +110,7 @@ async function main(): Promise<number> {
         `\n${run.lab}: python3 workloads/${run.script} ${run.args.join(' ')}  (${messages.length} samples → ${file})`,
       );
       console.log(
-        `  GPU 0 means: GPU-Util ${mean((g) => g.gpuUtilPct)}%  SM active ${mean((g) => g.smActivePct)}%  tensor ${mean((g) => g.tensorActivePct)}%  DRAM ${mean((g) => g.dramActivePct)}%  power ${mean((g) => g.powerWatts)} W  host CPU ${(messages.reduce((a, m) => a + (m.host?.cpuPct ?? 0), 0) / messages.length).toFixed(1)}%`,
+        `  GPU 0 means: GPU-Util ${mean((g) => g.gpuUtilPct)}%  SM active ${mean((g) => g.smActivePct)}%  tensor ${mean((g) => g.tensorActivePct)}%  DRAM ${mean((g) => g.dramActivePct)}%  power ${mean((g) => g.powerWatts)} W of ${mean((g) => g.powerLimitWatts)} W  SM clock ${mean((g) => (g.smClockMhz !== null && g.smClockMaxMhz ? (100 * g.smClockMhz) / g.smClockMaxMhz : null))}% of max  host CPU ${(messages.reduce((a, m) => a + (m.host?.cpuPct ?? 0), 0) / messages.length).toFixed(1)}%`,
       );
       console.log(
         `  ${ok ? 'ok  ' : 'MISS'} diagnosis: ${verdict.kind} (${verdict.confidence}) "${verdict.title}"; lab expects ${run.expect.join(' or ')}`,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -86,11 +87,17 @@ class Meter:
 
 
 def dense_peak_tflops(name: str) -> float | None:
-    """Dense BF16 Tensor Core peak for GPUs the fact base covers (never the 2:4-sparse figure)."""
+    """Dense BF16 Tensor Core peak in TFLOP/s (never the 2:4-sparse figure), as src/lib/gpu-specs.ts gives it.
+
+    A copy of that table's bf16 column, matched the way gpuSpecByName matches NVML names;
+    test/unit/lab-numbers.test.ts fails when the two differ.
+    """
     if "H200" in name:
-        return 989.0
+        return 989.4
     if "H100" in name:
-        return 756.0 if "PCIe" in name else 989.0
+        return 756.0 if "PCIe" in name else 989.4
     if "A100" in name:
         return 312.0
+    if re.search(r"\bL4\b", name):
+        return 121.0
     return None

@@ -4,8 +4,11 @@
     python workloads/mfu.py --dtype bf16   # step 2
 
 FLOPs per token follow PaLM Appendix B (as nanoGPT's estimate_mfu): 6N + 12·L·H·Q·T, with N the
-non-embedding parameters. MFU divides by the GPU's DENSE BF16 peak (H100/H200 989, A100 312 TFLOP/s),
-never the 2:4-sparse figure. Reports tokens/s and FLOPs per token to the lab server.
+parameters outside the token and position embeddings (the untied output head counts). With the defaults:
+N = 12 x 12,596,224 + 2,048 + 1,024 x 32,768 = 184,711,168, and 6N + 12*12*16*64*1024 = 1.259e9 FLOPs
+per token (src/lib/lab-physics.ts computes the same; the lab text quotes it). MFU divides by the GPU's
+DENSE BF16 peak (H100 SXM/H200 989.4, A100 312 TFLOP/s), never the 2:4-sparse figure; for the fp32 run
+that is on purpose (what staying in fp32 costs). Reports tokens/s and FLOPs per token to the lab server.
 """
 
 from _common import Meter, dense_peak_tflops, import_torch, parser, reporter, require_cuda
@@ -65,7 +68,7 @@ def main() -> None:
     name = torch.cuda.get_device_name(dev)
     peak = dense_peak_tflops(name)
     print(f"{args.dtype}: N = {n / 1e6:.0f}M non-embedding parameters, {flops_per_token:.3g} FLOPs/token, on {name}"
-          + (f" (dense BF16 peak {peak:.0f} TFLOP/s)" if peak else " (dense peak unknown: MFU not printed)"), flush=True)
+          + (f" (dense BF16 peak {peak:.1f} TFLOP/s)" if peak else " (dense peak unknown: MFU not printed)"), flush=True)
     meter = Meter(reporter(args.url, f"gpt-{args.dtype}", flops_per_unit=flops_per_token), "tokens")
     tokens_per_step = args.batch * args.seq
     step, window_tokens, window_start = 0, 0, meter.elapsed()

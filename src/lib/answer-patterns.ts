@@ -22,6 +22,11 @@ export const PATTERN_BAR = {
   longestMax: 0.25,
   /** No single number of correct options may cover more than this share of the multi-select questions. */
   correctCountMax: 0.5,
+  /**
+   * In one lab's debrief, at most this share of the choice questions may have the correct option as the strictly
+   * longest (or, the mirror tell, the strictly shortest): a lab is a short quiz, so the tell must not repeat in it.
+   */
+  perLabLengthMax: 1 / 3,
 } as const;
 
 /** How the deck's answers are laid out. */
@@ -38,11 +43,52 @@ export interface AnswerPatternStats {
   correctCounts: Record<number, number>;
 }
 
+/** Index of the one option whose length is `pick` of all lengths, or -1 when two or more share it. */
+function strictlyExtreme(texts: readonly string[], pick: (...xs: number[]) => number): number {
+  const lengths = texts.map((t) => t.length);
+  const target = pick(...lengths);
+  return lengths.filter((l) => l === target).length === 1 ? lengths.indexOf(target) : -1;
+}
+
 /** Index of the strictly longest option's text, or -1 when two or more tie for longest. */
 export function strictlyLongest(texts: readonly string[]): number {
-  const lengths = texts.map((t) => t.length);
-  const max = Math.max(...lengths);
-  return lengths.filter((l) => l === max).length === 1 ? lengths.indexOf(max) : -1;
+  return strictlyExtreme(texts, Math.max);
+}
+
+/** Index of the strictly shortest option's text, or -1 when two or more tie for shortest. */
+export function strictlyShortest(texts: readonly string[]): number {
+  return strictlyExtreme(texts, Math.min);
+}
+
+/**
+ * One problem per lab (questions grouped by file) whose debrief gives the answer away by length: the correct option
+ * is the strictly longest, or the strictly shortest, in more than `PATTERN_BAR.perLabLengthMax` of its single-choice
+ * questions.
+ * @example labLengthProblems([{ file: 'content/labs/busy-in-time.md', question: longestIsRight }]) // ["content/labs/busy-in-time.md: …"]
+ */
+export function labLengthProblems(questions: readonly SourcedQuestion[]): string[] {
+  const byFile = new Map<string, { singles: number; longest: number; shortest: number }>();
+  for (const { file, question: q } of questions) {
+    if (q.kind !== 'single') continue;
+    const texts = q.options.map((o) => o.text);
+    const correct = q.options.findIndex((o) => o.correct);
+    const tally = byFile.get(file) ?? { singles: 0, longest: 0, shortest: 0 };
+    tally.singles++;
+    if (strictlyLongest(texts) === correct) tally.longest++;
+    if (strictlyShortest(texts) === correct) tally.shortest++;
+    byFile.set(file, tally);
+  }
+  const problems: string[] = [];
+  for (const [file, t] of byFile)
+    for (const [which, n] of [
+      ['longest', t.longest],
+      ['shortest', t.shortest],
+    ] as const)
+      if (n / t.singles > PATTERN_BAR.perLabLengthMax)
+        problems.push(
+          `${file}: the correct option is the strictly ${which} in ${n} of ${t.singles} single-choice questions (at most a third may be). Make the options about the same length, with the right one neither the longest nor the shortest.`,
+        );
+  return problems;
 }
 
 /**

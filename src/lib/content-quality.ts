@@ -4,7 +4,13 @@
  * Pure; the content test and `npm run content:check` run it over content/.
  */
 import type { Card } from '../schemas/card.ts';
-import { answerPatternProblems, answerPatterns, PATTERN_BAR, type SourcedQuestion } from './answer-patterns.ts';
+import {
+  answerPatternProblems,
+  answerPatterns,
+  labLengthProblems,
+  PATTERN_BAR,
+  type SourcedQuestion,
+} from './answer-patterns.ts';
 
 /** Words per minute used for reading time. */
 export const READING_WPM = 200;
@@ -125,6 +131,7 @@ export function checkQuality(
   }
   const patterns = answerPatterns(answered);
   if (strict) problems.push(...answerPatternProblems(patterns));
+  problems.push(...labLengthProblems(debriefs));
   return {
     problems,
     stats: {

@@ -41,7 +41,7 @@ function activityVerdict(s: GpuStats, w: string): Verdict {
           ? [`one CPU core at ${r0(s.maxCorePct)}%: Python launching kernels`]
           : []),
       ],
-      next: 'Give each kernel more work: raise the batch size, fuse ops (torch.compile) or capture the step in CUDA Graphs to cut launch overhead.',
+      next: 'Give each kernel more work: raise the batch size or fuse ops (torch.compile). CUDA Graphs close launch gaps but replay each kernel at its captured size, so they do not fill the SMs.',
     };
   }
   if (s.dram !== null && s.dram >= 60 && t < 25) return memoryBound(s, w, 'high');
@@ -116,7 +116,7 @@ export function busyVerdict(s: GpuStats): Verdict {
         ...(pegged ? [`one CPU core at ${r0(s.maxCorePct ?? 0)}%: Python launching kernels`] : []),
         'SM activity not available',
       ],
-      next: 'Give each kernel more work: a larger batch, fused ops (torch.compile) or CUDA Graphs for launch overhead.',
+      next: 'Give each kernel more work: a larger batch or fused ops (torch.compile). CUDA Graphs close launch gaps but keep each kernel its captured size.',
     };
   if (lowPower)
     return {

@@ -27,6 +27,7 @@ export const METRICS = {
   memUsedGiB: { label: 'GPU memory used', unit: 'GiB', min: 0, max: 2048 },
   powerWatts: { label: 'Power', unit: 'W', min: 0, max: 3000 },
   powerPctOfLimit: { label: 'Power (% of limit)', unit: '%', min: 0, max: 110 },
+  powerLimitWatts: { label: 'Power limit (enforced)', unit: 'W', min: 0, max: 3000 },
   temperatureC: { label: 'Temperature', unit: '°C', min: -20, max: 130 },
   memTemperatureC: {
     label: 'Memory temperature',
@@ -125,13 +126,13 @@ export interface MetricContext {
 }
 
 /**
- * Dense BF16 Tensor Core peak in TFLOP/s, rounded, from the spec table (src/lib/gpu-specs.ts); null for other GPUs.
- * Always the dense figure: datasheets headline 2:4-sparse numbers that are twice as large (5.9).
- * @example densePeakTflops('NVIDIA H100 80GB HBM3') // 989
+ * Dense BF16 Tensor Core peak in TFLOP/s, as the spec table (src/lib/gpu-specs.ts) gives it; null for other GPUs.
+ * Always the dense figure: datasheets headline 2:4-sparse numbers that are twice as large (5.9). Not rounded, so
+ * the MFU a lab text works out by hand (÷ 989.4) is the one the page shows.
+ * @example densePeakTflops('NVIDIA H100 80GB HBM3') // 989.4
  */
 export function densePeakTflops(gpuName: string): number | null {
-  const peak = gpuSpecByName(gpuName)?.peakTflops.bf16 ?? null;
-  return peak === null ? null : Math.round(peak);
+  return gpuSpecByName(gpuName)?.peakTflops.bf16 ?? null;
 }
 
 const THERMAL = ['SwThermalSlowdown', 'HwThermalSlowdown'];
@@ -152,6 +153,7 @@ function gpuValues(g: GpuSample): {
     memUsedGiB: g.memUsedBytes === null ? null : g.memUsedBytes / 1024 ** 3,
     powerWatts: g.powerWatts,
     powerPctOfLimit: ratioPct(g.powerWatts, g.powerLimitWatts),
+    powerLimitWatts: g.powerLimitWatts,
     temperatureC: g.temperatureC,
     memTemperatureC: g.memTemperatureC ?? null,
     smClockMhz: g.smClockMhz,
@@ -173,6 +175,7 @@ function gpuValues(g: GpuSample): {
     memUsedGiB: 'memUsedBytes',
     powerWatts: 'powerWatts',
     powerPctOfLimit: 'powerWatts',
+    powerLimitWatts: 'powerLimitWatts',
     temperatureC: 'temperatureC',
     memTemperatureC: 'memTemperatureC',
     smClockMhz: 'smClockMhz',
@@ -197,7 +200,7 @@ function gpuValues(g: GpuSample): {
 
 /**
  * Flattens one stream message for GPU `gpuIndex` (position in `gpus`) into a `MetricPoint`.
- * @example toPoint(msg, 0, { flopsPerUnit: 4e9 }).values.mfuPct
+ * @example toPoint(msg, 0, { flopsPerUnit: 1.26e9 }).values.mfuPct
  */
 export function toPoint(msg: StreamMessage, gpuIndex: number, ctx: MetricContext = {}): MetricPoint {
   const g = msg.gpus[gpuIndex];

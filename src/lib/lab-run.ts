@@ -8,8 +8,8 @@
  */
 import type { StreamMessage } from '../protocol/metrics.ts';
 import { sampleAt } from './sim/index.ts';
-import { checkMetrics, checkSpanS, evaluateCheck, type Check, type CheckResult } from './checks.ts';
-import type { MetricId, MetricPoint } from './lab-metrics.ts';
+import { checkSpanS, evaluateCheck, type Check, type CheckResult } from './checks.ts';
+import { METRIC_IDS, type MetricId, type MetricPoint } from './lab-metrics.ts';
 
 /** What the runner needs of a step. */
 export interface RunStep {
@@ -61,14 +61,8 @@ export function advanceRun(
   const span = checkSpanS(step.check) * 1000;
   const tail = seen.filter((p) => p.tMs > last.tMs - span);
   const baseline: Partial<Record<MetricId, number | null>> = {};
-  const ids = new Set<MetricId>([
-    ...checkMetrics(step.check),
-    'samplesPerSec',
-    'tokensPerSec',
-    'stepsPerSec',
-    'gpuUtilPct',
-  ]);
-  for (const id of ids) {
+  // Every metric, so a later step's `ratioTo: previous-step` may compare any of them (e.g. the power limit).
+  for (const id of METRIC_IDS) {
     const vals = tail.map((p) => p.values[id]).filter((v): v is number => v !== null);
     baseline[id] = vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : null;
   }

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { answerPatternProblems, answerPatterns, strictlyLongest } from '../../src/lib/answer-patterns.ts';
+import {
+  answerPatternProblems,
+  answerPatterns,
+  labLengthProblems,
+  strictlyLongest,
+  strictlyShortest,
+} from '../../src/lib/answer-patterns.ts';
 import { totalsProblems, TOTALS_BAR } from '../../src/lib/deck-totals.ts';
 import type { Question } from '../../src/schemas/question.ts';
 
@@ -62,9 +68,11 @@ describe('answerPatterns', () => {
     expect(answerPatternProblems(stats).join()).toMatch(/longest in 33%/);
   });
 
-  test('a tie for longest is not a tell', () => {
+  test('a tie for longest (or shortest) is not a tell', () => {
     expect(strictlyLongest(['aaa', 'bbb', 'c'])).toBe(-1);
     expect(strictlyLongest(['aaa', 'bbbb', 'c'])).toBe(1);
+    expect(strictlyShortest(['a', 'bbb', 'c'])).toBe(-1);
+    expect(strictlyShortest(['aa', 'bbbb', 'c'])).toBe(2);
   });
 
   test('flags multi-selects that mostly have the same number of correct options', () => {
@@ -97,5 +105,31 @@ describe('totalsProblems', () => {
       'Deck: 43 scenario questions; the bar is at least 70 (27 more).',
       'Deck: no multiple questions; the bar needs all three kinds.',
     ]);
+  });
+});
+
+describe('labLengthProblems: a lab debrief must not give its answers away by length', () => {
+  const lab = (file: string, qs: Question[]) => qs.map((question) => ({ file, question }));
+  const middle = single(1, [70, 74, 78]);
+
+  test('passes a lab whose correct options sit between the others in length', () => {
+    expect(labLengthProblems(lab('content/labs/a.md', [middle, middle, single(0, [74, 70, 78])]))).toEqual([]);
+  });
+
+  test('one longest-correct question in three is allowed; two are not, and the file is named', () => {
+    const longest = single(2, [70, 74, 90]);
+    expect(labLengthProblems(lab('content/labs/a.md', [longest, middle, middle]))).toEqual([]);
+    expect(labLengthProblems(lab('content/labs/a.md', [longest, longest, middle]))).toEqual([
+      expect.stringMatching(/^content\/labs\/a\.md: the correct option is the strictly longest in 2 of 3/),
+    ]);
+  });
+
+  test('the mirror tell, the correct option always the shortest, is flagged too; each lab on its own', () => {
+    const shortest = single(0, [40, 74, 78]);
+    const problems = labLengthProblems([
+      ...lab('content/labs/a.md', [shortest, shortest]),
+      ...lab('content/labs/b.md', [middle, middle]),
+    ]);
+    expect(problems).toEqual([expect.stringMatching(/^content\/labs\/a\.md: .*strictly shortest in 2 of 2/)]);
   });
 });

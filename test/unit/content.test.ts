@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { loadDeck, loadExtras, loadLabDebriefs } from '../../src/data/load-deck-files.ts';
 import { checkQuality, promptSimilarity, readingMinutes } from '../../src/lib/content-quality.ts';
-import { PATTERN_BAR } from '../../src/lib/answer-patterns.ts';
+import { labLengthProblems, PATTERN_BAR } from '../../src/lib/answer-patterns.ts';
 import { totalsProblems } from '../../src/lib/deck-totals.ts';
 
 const deck = loadDeck(process.cwd());
@@ -32,6 +32,10 @@ describe('the deck in content/', () => {
       expect(n / multiples).toBeLessThanOrEqual(PATTERN_BAR.correctCountMax);
     expect(stats.multipleCorrectCounts[1]).toBeGreaterThan(0);
     expect(stats.multipleCorrectCounts[4]).toBeGreaterThan(0);
+  });
+
+  test('no lab debrief gives its answers away by length (strictly longest or shortest in at most a third)', () => {
+    expect(labLengthProblems(labs.questions)).toEqual([]);
   });
 
   test('curated quizzes and the glossary point at questions and cards that exist', () => {

@@ -4,6 +4,13 @@
  */
 import { clamp } from '../noise.ts';
 import { hostSample, SIM_GPU, tempFor } from '../model.ts';
+import {
+  clockScaleUnderLimit,
+  gptTokensPerSec,
+  POWER_CLOCK_EXPONENT,
+  sustainedTokensPerSec,
+  SUSTAINED_WANT_WATTS,
+} from '../../lab-physics.ts';
 import type { ScenarioDef } from '../types.ts';
 
 /**
@@ -51,15 +58,16 @@ export const memoryBound: ScenarioDef = {
 };
 
 /**
- * Large bf16 matmuls: the healthy picture. GPU-Util 100%, SM activity ~92%, tensor ~68%, power near
- * the 700 W limit. Turn AMP off to see GPU-Util stay at 100% while tensor activity drops to ~0 and
- * throughput falls ~3× (facts 4.15, 4.17).
+ * Large bf16 matmuls: the healthy picture. GPU-Util 100%, SM activity ~92%, tensor ~68%, ~660 W.
+ * Turn AMP off to see GPU-Util stay at 100% while tensor activity drops to ~0 and throughput falls
+ * several-fold (facts 4.15, 4.17). Tokens/s are workloads/mfu.py's GPT at illustrative efficiencies
+ * (src/lib/lab-physics.ts): ~196,000 in bf16 (25% MFU), ~26,600 in fp32 (half the FP32 peak), 7.4×.
  */
 export const computeBound: ScenarioDef = {
   id: 'compute-bound',
   title: 'Compute-bound: healthy training',
   description: 'bf16 matmuls: GPU-Util 100%, SM activity ~92%, tensor activity ~68%, ~660 W.',
-  fix: 'Healthy already; set amp=0 to see FP32 without Tensor Cores: same GPU-Util, ~3× fewer tokens/s.',
+  fix: 'Healthy already; set amp=0 to see FP32 without Tensor Cores: same GPU-Util, ~7× fewer tokens/s.',
   gpuCount: 1,
   knobs: [{ id: 'amp', label: 'Mixed precision bf16 (0/1)', min: 0, max: 1, step: 1, default: 1, fixed: 1 }],
   frame(ctx) {
@@ -88,21 +96,24 @@ export const computeBound: ScenarioDef = {
         },
       ],
       host: hostSample(ctx, new Map([[0, 30]]), 22),
-      rates: { tokensPerSec: (amp ? 98_000 : 31_000) * (1 + j('tps', 0.01)) },
+      rates: { tokensPerSec: gptTokensPerSec(amp) * (1 + j('tps', 0.01)) },
     };
   },
 };
 
 /**
- * The same training held back by its clocks: a power cap set with `nvidia-smi -pl` (SwPowerCap)
- * and blocked airflow (thermal slowdown). GPU-Util and SM activity look fine; clocks and clock
- * event reasons tell the story (facts 3.5–3.10).
+ * workloads/sustained_load.py (a sustained bf16 GEMM) held back by its clocks: a power cap set with
+ * `nvidia-smi -pl` (SwPowerCap) and blocked airflow (thermal slowdown). GPU-Util and SM activity look
+ * fine; clocks and clock event reasons tell the story (facts 3.5–3.10). The GEMM would draw ~800 W at
+ * the maximum clock (illustrative), so even at the default 700 W limit it sits at the cap with SwPowerCap
+ * active and the clock ~95% of max, as the power card says heavy dense math does: restoring the limit
+ * clears the thermal reasons and the artificial cap, not SwPowerCap.
  */
 export const throttled: ScenarioDef = {
   id: 'throttled',
   title: 'Throttled: power cap and heat',
-  description: 'Power capped at 400 W and poor airflow: clocks ~1.6 GHz, SwPowerCap and thermal slowdown, ~87 °C.',
-  fix: 'Restore the 700 W limit and the airflow: reasons clear, clocks return to ~1.98 GHz, tokens/s up ~20%.',
+  description: 'Power capped at 400 W and poor airflow: clocks ~1.5 GHz, SwPowerCap and thermal slowdown, ~87 °C.',
+  fix: 'Restore the 700 W limit and the airflow: thermal reasons clear, clocks ~1.88 GHz at the cap, tokens/s up ~25%.',
   gpuCount: 1,
   knobs: [
     { id: 'powerLimitWatts', label: 'Power limit (W)', min: 200, max: 700, step: 10, default: 400, fixed: 700 },
@@ -111,7 +122,6 @@ export const throttled: ScenarioDef = {
   frame(ctx) {
     const limit = clamp(ctx.knobs['powerLimitWatts'] ?? 400, 200, 700);
     const airflow = (ctx.knobs['airflow'] ?? 0) >= 0.5;
-    const want = 650; // power this workload draws at full clocks
     const reasons: string[] = [];
     const heat = ctx.drift('heat', 7000);
     let scale = 1;
@@ -125,12 +135,13 @@ export const throttled: ScenarioDef = {
         reasons.push('HwSlowdown', 'HwThermalSlowdown');
       }
     }
-    const drawn = want * Math.pow(scale, 2.5); // power grows ~ f^2.5 along the V/f curve
+    const drawn = SUSTAINED_WANT_WATTS * Math.pow(scale, POWER_CLOCK_EXPONENT);
     if (drawn > limit) {
-      scale *= Math.pow(limit / drawn, 0.4);
+      scale *= clockScaleUnderLimit(drawn, limit);
       reasons.unshift('SwPowerCap');
     }
-    const power = Math.min(limit, want * Math.pow(scale, 2.5)) - Math.abs(ctx.jitter('pow')) * 4;
+    const power =
+      Math.min(limit, SUSTAINED_WANT_WATTS * Math.pow(scale, POWER_CLOCK_EXPONENT)) - Math.abs(ctx.jitter('pow')) * 4;
     if (airflow) temp = tempFor(power, ctx, 'g');
     const clock = SIM_GPU.smClockMaxMhz * scale + ctx.jitter('clk', 300) * 15;
     return {
@@ -156,7 +167,7 @@ export const throttled: ScenarioDef = {
         },
       ],
       host: hostSample(ctx, new Map([[0, 30]]), 22),
-      rates: { tokensPerSec: 98_000 * scale },
+      rates: { tokensPerSec: sustainedTokensPerSec(scale) },
     };
   },
 };
