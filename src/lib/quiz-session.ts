@@ -16,10 +16,10 @@ export interface Answer {
   correct: boolean;
   timeMs: number;
   /** When it was answered (epoch ms), as the 'saturate:answer' event said; absent in state saved by older versions. */
-  at?: number;
+  at?: number | undefined;
 }
 
-/** What survives a reload (kept in sessionStorage by the island). */
+/** What survives a reload, a new tab or a closed app (kept on the device: src/store/quiz-saves.ts). */
 export interface SavedQuiz {
   attempt: number;
   index: number;
@@ -81,6 +81,8 @@ export function answerOf(question: QuizQuestion, response: QuizResponse, shownAt
 export function quizReducer(s: QuizState, a: QuizAction): QuizState {
   switch (a.type) {
     case 'restore': {
+      // Read back after the quiz opened: an answer given meanwhile wins (it was already recorded).
+      if (s.answers.length > 0 || s.index > 0) return s;
       const { attempt, index, answers, startedAt } = a.saved;
       return { ...s, attempt, index, answers, startedAt };
     }
@@ -141,24 +143,4 @@ export function quizScore(answers: readonly Answer[]): { correct: number; durati
     correct: answers.filter((a) => a.correct).length,
     durationMs: answers.reduce((t, a) => t + a.timeMs, 0),
   };
-}
-
-/**
- * A saved quiz read back (JSON text from sessionStorage), or null when there is none, it does not
- * parse, or it names a question this quiz does not have (the quiz changed since): start fresh.
- */
-export function parseSavedQuiz(raw: string | null, questionIds: ReadonlySet<string>): SavedQuiz | null {
-  if (!raw) return null;
-  try {
-    const s = JSON.parse(raw) as SavedQuiz;
-    if (
-      !Array.isArray(s.answers) ||
-      typeof s.index !== 'number' ||
-      !s.answers.every((a) => questionIds.has(a.questionId))
-    )
-      return null;
-    return s;
-  } catch {
-    return null;
-  }
 }
