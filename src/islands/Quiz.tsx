@@ -11,7 +11,17 @@
  * A quiz in progress is kept on the device (src/store/quiz-saves.ts through src/client/quiz-resume.ts),
  * so a reload, a new tab or a closed app loses nothing; it is removed when the quiz ends.
  */
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
 import { shuffledOptions, type QuizQuestion, type QuizResponse } from '../lib/quiz.ts';
 import {
   answerOf,
@@ -26,7 +36,10 @@ import { emit, type AnswerDetail } from '../lib/events.ts';
 import { clearQuizSave, readQuizSave, saveQuiz } from '../client/quiz-resume.ts';
 import { QuestionView } from './QuestionView.tsx';
 import { Feedback } from './Feedback.tsx';
-import { Summary } from './Summary.tsx';
+import { topicBreakdown } from '../lib/quiz-results.ts';
+
+// The results are their own chunk: a quiz's first question does not wait for them.
+const Summary = lazy(() => import('./Summary.tsx').then((m) => ({ default: m.Summary })));
 
 export interface QuizProps {
   /** Heading shown above the quiz. */
@@ -170,8 +183,15 @@ export default function Quiz({
     moved.current = true;
     dispatch({ type: 'next', at: Date.now() });
     if (index + 1 >= total)
-      emit('saturate:quiz-done', { context, quizId, total, ...quizScore(answers), at: Date.now() });
-  }, [index, total, answers, context, quizId]);
+      emit('saturate:quiz-done', {
+        context,
+        quizId,
+        total,
+        ...quizScore(answers),
+        topics: topicBreakdown(questions, answers),
+        at: Date.now(),
+      });
+  }, [index, total, answers, context, quizId, questions]);
 
   const undo = useCallback(() => {
     const last = answers.at(-1);
@@ -246,13 +266,16 @@ export default function Quiz({
         {announce}
       </p>
       {done ? (
-        <Summary
-          questions={questions}
-          answers={answers}
-          durationMs={quizScore(answers).durationMs}
-          onRetake={restart}
-          links={links}
-        />
+        <Suspense fallback={<p className="muted">Adding up your results…</p>}>
+          <Summary
+            questions={questions}
+            answers={answers}
+            durationMs={quizScore(answers).durationMs}
+            onRetake={restart}
+            links={links}
+            context={context}
+          />
+        </Suspense>
       ) : question ? (
         <>
           <QuestionView

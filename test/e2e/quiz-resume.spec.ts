@@ -5,6 +5,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { answerCurrent, answerSeries, getBank, openCardQuiz } from './progress-helpers.ts';
+import { answerQuickly } from './quiz-fast.ts';
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
@@ -45,11 +46,7 @@ test('a card quiz in progress is offered on home until it is finished', async ({
   const again = page.locator('section.quiz');
   await again.scrollIntoViewIfNeeded();
   await expect(again.locator('.quiz-progress')).toHaveText(`Question 2 of ${total}`);
-  for (let n = 2; n <= total; n++) {
-    await expect(again.locator('.quiz-progress')).toHaveText(`Question ${n} of ${total}`);
-    await answerCurrent(again, bank, true);
-    await again.getByRole('button', { name: /Next question|See results/ }).click();
-  }
+  await answerQuickly(again, bank, Array<boolean>(total - 1).fill(true));
   await expect(again.getByTestId('score')).toHaveText(`${total - 1} / ${total}`);
 
   // Finished: nothing left to resume.
