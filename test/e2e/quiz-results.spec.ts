@@ -6,6 +6,7 @@
 import { test, expect } from '@playwright/test';
 import { getBank } from './progress-helpers.ts';
 import { answerQuickly } from './quiz-fast.ts';
+import { shootBothSchemes } from './shoot.ts';
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, timezoneId: 'UTC', locale: 'en-GB' });
 
@@ -27,6 +28,7 @@ test('a finished practice quiz leads with its summary, its actions and the revie
   const retake = quiz.getByRole('button', { name: 'Retake' });
   await expect(retake).toHaveCount(2);
   await expect(retake.first()).toBeInViewport();
+  await shootBothSchemes(page, 'quiz-results');
   await expect(quiz.locator('.summary > .actions').first().getByRole('link')).toHaveText(['New quiz', 'Review']);
   const topics = quiz.getByTestId('by-topic').locator('> li');
   expect(await topics.count()).toBeGreaterThan(1);
@@ -79,6 +81,8 @@ test('a curated quiz shows its best and last score; /progress/ lists each attemp
   await expect(page.getByTestId('quiz-record')).toHaveText(
     'Your best: 27 / 30 (90%) · last: 24 / 30 (80%) on 29 Mar 2026 · taken 2 times.',
   );
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+  await shootBothSchemes(page, 'curated-quiz-record');
 
   await page.goto('/progress/');
   const history = page.locator('[data-practice-history]');
@@ -94,5 +98,9 @@ test('a curated quiz shows its best and last score; /progress/ lists each attemp
       .slice(1)
       .map(Number),
   );
+  await history.evaluate((el) =>
+    window.scrollTo({ top: el.getBoundingClientRect().top + window.scrollY - 60, behavior: 'instant' }),
+  );
+  await shootBothSchemes(page, 'practice-history');
   expect(totals.reduce((a, [r, n]) => [a[0]! + r!, a[1]! + n!], [0, 0])).toEqual([51, 60]);
 });

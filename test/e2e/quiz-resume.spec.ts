@@ -6,6 +6,7 @@
 import { test, expect } from '@playwright/test';
 import { answerCurrent, answerSeries, getBank, openCardQuiz } from './progress-helpers.ts';
 import { answerQuickly } from './quiz-fast.ts';
+import { shootBothSchemes } from './shoot.ts';
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
@@ -22,6 +23,7 @@ test('a practice quiz answered in part resumes in a new tab at the right questio
   await tab.goto('/');
   const resume = tab.getByTestId('resume-quiz').getByRole('link');
   await expect(resume).toHaveText(['Resume Random practice quiz: 4/30']);
+  await shootBothSchemes(tab, 'home-resume');
   await resume.click();
   await expect(tab).toHaveURL(/\/practice\/random\/\?seed=resume1$/);
   const again = tab.locator('section.quiz');
