@@ -3,12 +3,24 @@
  * topic, where the mistakes went in the review schedule), the actions above and below, and every
  * question's explanation collapsed; a curated quiz shows its best and last score when opened again.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { getBank } from './progress-helpers.ts';
 import { answerQuickly } from './quiz-fast.ts';
 import { shootBothSchemes } from './shoot.ts';
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, timezoneId: 'UTC', locale: 'en-GB' });
+
+/** Serious or critical axe violations in `selector`, one line each. */
+async function axeProblems(page: Page, selector: string): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page })
+    .include(selector)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 test('a finished practice quiz leads with its summary, its actions and the review it scheduled', async ({ page }) => {
   // Fixed clock: FSRS schedules a new mistake again one minute later (its first learning step).
@@ -29,6 +41,7 @@ test('a finished practice quiz leads with its summary, its actions and the revie
   await expect(retake).toHaveCount(2);
   await expect(retake.first()).toBeInViewport();
   await shootBothSchemes(page, 'quiz-results');
+  expect(await axeProblems(page, '.summary')).toEqual([]);
   await expect(quiz.locator('.summary > .actions').first().getByRole('link')).toHaveText(['New quiz', 'Review']);
   const topics = quiz.getByTestId('by-topic').locator('> li');
   expect(await topics.count()).toBeGreaterThan(1);
@@ -102,5 +115,6 @@ test('a curated quiz shows its best and last score; /progress/ lists each attemp
     window.scrollTo({ top: el.getBoundingClientRect().top + window.scrollY - 60, behavior: 'instant' }),
   );
   await shootBothSchemes(page, 'practice-history');
+  expect(await axeProblems(page, '[data-practice-history]')).toEqual([]);
   expect(totals.reduce((a, [r, n]) => [a[0]! + r!, a[1]! + n!], [0, 0])).toEqual([51, 60]);
 });
