@@ -29,6 +29,7 @@ import {
   quizReducer,
   quizScore,
   startQuiz,
+  topicBreakdown,
   type QuizAction,
   type SavedQuiz,
 } from '../lib/quiz-session.ts';
@@ -36,7 +37,6 @@ import { emit, type AnswerDetail } from '../lib/events.ts';
 import { clearQuizSave, readQuizSave, saveQuiz } from '../client/quiz-resume.ts';
 import { QuestionView } from './QuestionView.tsx';
 import { Feedback } from './Feedback.tsx';
-import { topicBreakdown } from '../lib/quiz-results.ts';
 
 // The results are their own chunk: a quiz's first question does not wait for them.
 const Summary = lazy(() => import('./Summary.tsx').then((m) => ({ default: m.Summary })));

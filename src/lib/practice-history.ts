@@ -3,7 +3,7 @@
  * 'practice'): each attempt, the score by topic over all of them, the trend, and a quiz's best and
  * last score. Pure: the events are passed in.
  */
-import type { TopicScore } from './quiz-results.ts';
+import type { TopicScore } from './quiz-session.ts';
 
 /** A finished quiz as the log keeps it (src/schemas/progress-event.ts `QuizDoneEvent`). */
 export interface QuizDoneLike {
@@ -29,10 +29,12 @@ export interface Attempt {
 }
 
 /** Every practice attempt, the newest first. */
-export function practiceAttempts(events: readonly QuizDoneLike[]): Attempt[] {
+export function practiceAttempts(events: readonly { type: string; at: number }[]): Attempt[] {
   const out: Attempt[] = [];
-  for (const e of events) {
-    if (e.type !== 'quiz-done' || e.context !== 'practice' || !e.quizId || !e.total) continue;
+  for (const any of events) {
+    if (any.type !== 'quiz-done') continue;
+    const e = any as QuizDoneLike;
+    if (e.context !== 'practice' || !e.quizId || !e.total) continue;
     out.push({
       at: e.at,
       quizId: e.quizId,

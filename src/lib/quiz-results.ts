@@ -4,6 +4,9 @@
  */
 import { usableLocale } from './locale.ts';
 
+// The score by topic is worked out when the quiz ends, so it lives with the quiz's state (no extra chunk).
+export { topicBreakdown, type TopicScore } from './quiz-session.ts';
+
 /**
  * "4:05" from milliseconds.
  * @example formatDuration(245_000) // '4:05'
@@ -11,32 +14,6 @@ import { usableLocale } from './locale.ts';
 export function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
-
-/** Right answers out of the questions asked, for one topic. */
-export interface TopicScore {
-  topic: string;
-  correct: number;
-  total: number;
-}
-
-/**
- * The score per topic, topics in the order the quiz first asked them.
- * @example topicBreakdown([{ id: 'a', topic: 'meters' }], [{ questionId: 'a', correct: true }]) // [{ topic: 'meters', correct: 1, total: 1 }]
- */
-export function topicBreakdown(
-  questions: readonly { id: string; topic: string }[],
-  answers: readonly { questionId: string; correct: boolean }[],
-): TopicScore[] {
-  const right = new Set(answers.filter((a) => a.correct).map((a) => a.questionId));
-  const byTopic = new Map<string, TopicScore>();
-  for (const q of questions) {
-    const t = byTopic.get(q.topic) ?? { topic: q.topic, correct: 0, total: 0 };
-    t.total++;
-    if (right.has(q.id)) t.correct++;
-    byTopic.set(q.topic, t);
-  }
-  return [...byTopic.values()];
 }
 
 /** The part of a question's FSRS state read here (ts-fsrs `Card`). */

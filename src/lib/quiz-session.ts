@@ -144,3 +144,29 @@ export function quizScore(answers: readonly Answer[]): { correct: number; durati
     durationMs: answers.reduce((t, a) => t + a.timeMs, 0),
   };
 }
+
+/** Right answers out of the questions asked, for one topic. */
+export interface TopicScore {
+  topic: string;
+  correct: number;
+  total: number;
+}
+
+/**
+ * The score per topic, topics in the order the quiz first asked them.
+ * @example topicBreakdown([{ id: 'a', topic: 'meters' }], [{ questionId: 'a', correct: true }]) // [{ topic: 'meters', correct: 1, total: 1 }]
+ */
+export function topicBreakdown(
+  questions: readonly { id: string; topic: string }[],
+  answers: readonly { questionId: string; correct: boolean }[],
+): TopicScore[] {
+  const right = new Set(answers.filter((a) => a.correct).map((a) => a.questionId));
+  const byTopic = new Map<string, TopicScore>();
+  for (const q of questions) {
+    const t = byTopic.get(q.topic) ?? { topic: q.topic, correct: 0, total: 0 };
+    t.total++;
+    if (right.has(q.id)) t.correct++;
+    byTopic.set(q.topic, t);
+  }
+  return [...byTopic.values()];
+}
