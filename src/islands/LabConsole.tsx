@@ -102,6 +102,7 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
             questions={debrief}
             seed={lab.id}
             links={[{ href: '/labs/', label: 'All labs' }]}
+            resume={{ title: `Lab debrief: ${lab.title}`, href: `/labs/${lab.id}/#debrief` }}
           />
         ) : (
           <p className="muted">

@@ -60,6 +60,7 @@ export default function PracticeQuiz({ bankUrl }: Props) {
         questions={state.questions}
         seed={state.seed}
         links={[{ href: '/practice/random/', label: 'New quiz' }]}
+        resume={{ title: 'Random practice quiz', href: `/practice/random/?seed=${state.seed}` }}
       />
     </>
   );

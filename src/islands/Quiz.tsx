@@ -8,24 +8,38 @@
  * form radio group) — a learner exploring options with arrows never answers by accident.
  * Screen readers: options are a radiogroup or a group of checkboxes named by the prompt; after an
  * answer, focus moves to the feedback heading and a polite live region announces the result.
- * A quiz in progress is kept in sessionStorage, so a reload loses nothing.
+ * A quiz in progress is kept on the device (src/store/quiz-saves.ts through src/client/quiz-resume.ts),
+ * so a reload, a new tab or a closed app loses nothing; it is removed when the quiz ends.
  */
-import { useCallback, useEffect, useMemo, useReducer, useRef, type KeyboardEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
 import { shuffledOptions, type QuizQuestion, type QuizResponse } from '../lib/quiz.ts';
 import {
   answerOf,
   checkInput,
-  parseSavedQuiz,
   quizReducer,
   quizScore,
   startQuiz,
+  topicBreakdown,
   type QuizAction,
   type SavedQuiz,
 } from '../lib/quiz-session.ts';
 import { emit, type AnswerDetail } from '../lib/events.ts';
+import { clearQuizSave, readQuizSave, saveQuiz } from '../client/quiz-resume.ts';
 import { QuestionView } from './QuestionView.tsx';
 import { Feedback } from './Feedback.tsx';
-import { Summary } from './Summary.tsx';
+
+// The results are their own chunk: a quiz's first question does not wait for them.
+const Summary = lazy(() => import('./Summary.tsx').then((m) => ({ default: m.Summary })));
 
 export interface QuizProps {
   /** Heading shown above the quiz. */
@@ -41,45 +55,79 @@ export interface QuizProps {
   links?: { href: string; label: string }[];
   /** Offer "Undo last answer" (the review page): the answer stops counting and its question is asked again. */
   allowUndo?: boolean;
+  /** How the home page offers this quiz while it is in progress. */
+  resume: ResumeInfo;
 }
 
-const storageKey = (quizId: string) => `saturate:quiz:${quizId}`;
+/** Where a saved quiz is resumed from, and what the home page calls it. */
+export interface ResumeInfo {
+  /** E.g. "Practice quiz", a curated quiz's title, "Card quiz: What GPU-Util measures". */
+  title: string;
+  /** A site path without the base: "/practice/random/?seed=abc123", "/cards/gpu-util/#quiz". */
+  href: string;
+}
+
+const sameIds = (ids: readonly string[], questions: readonly QuizQuestion[]) =>
+  ids.length === questions.length && ids.every((id, i) => id === questions[i]!.id);
 
 /**
- * Keeps the quiz in progress in sessionStorage (removed while nothing is answered) and restores
- * it after a reload, so a reload loses nothing.
+ * Keeps the quiz in progress on the device (removed while nothing is answered and once it ends)
+ * and restores it when the quiz opens, in this tab or another. Nothing is written before the saved
+ * state has been read, so opening a quiz never erases its saved progress.
  */
 function useSavedQuiz(
   quizId: string,
+  context: AnswerDetail['context'],
+  resume: ResumeInfo,
   questions: readonly QuizQuestion[],
   { attempt, index, answers, startedAt }: SavedQuiz,
   dispatch: (action: QuizAction) => void,
 ): void {
+  const [loaded, setLoaded] = useState(false);
   useEffect(() => {
-    let saved: SavedQuiz | null = null;
-    try {
-      saved = parseSavedQuiz(sessionStorage.getItem(storageKey(quizId)), new Set(questions.map((q) => q.id)));
-    } catch {
-      /* storage blocked: start fresh */
-    }
-    if (saved) dispatch({ type: 'restore', saved });
+    let live = true;
+    setLoaded(false);
+    const done = () => live && setLoaded(true);
+    readQuizSave(quizId).then((saved) => {
+      if (live && saved && sameIds(saved.questionIds, questions)) dispatch({ type: 'restore', saved });
+      done();
+    }, done);
+    return () => {
+      live = false;
+    };
   }, [quizId, questions, dispatch]);
 
+  const { title, href } = resume;
   useEffect(() => {
-    try {
-      if (answers.length === 0 && index === 0) sessionStorage.removeItem(storageKey(quizId));
-      else
-        sessionStorage.setItem(
-          storageKey(quizId),
-          JSON.stringify({ attempt, index, answers, startedAt } satisfies SavedQuiz),
-        );
-    } catch {
-      /* storage blocked (private mode): the quiz still works, it just won't survive a reload */
-    }
-  }, [quizId, attempt, index, answers, startedAt]);
+    if (!loaded) return;
+    if ((answers.length === 0 && index === 0) || index >= questions.length) void clearQuizSave(quizId);
+    else
+      void saveQuiz({
+        v: 1,
+        quizId,
+        title,
+        href,
+        context,
+        questionIds: questions.map((q) => q.id),
+        attempt,
+        index,
+        answers,
+        startedAt,
+        savedAt: Date.now(),
+      });
+  }, [loaded, quizId, title, href, context, questions, attempt, index, answers, startedAt]);
 }
 
-export default function Quiz({ title, quizId, context, questions, seed, links = [], allowUndo = false }: QuizProps) {
+export default function Quiz({
+  title,
+  quizId,
+  context,
+  questions,
+  seed,
+  links = [],
+  allowUndo = false,
+  resume,
+}: QuizProps) {
   const [state, dispatch] = useReducer(quizReducer, undefined, () => startQuiz(Date.now()));
   const { attempt, index, answers, draft, numberText, inputError, announce } = state;
   const feedbackRef = useRef<HTMLHeadingElement>(null);
@@ -96,7 +144,7 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
     [question, attemptSeed],
   );
 
-  useSavedQuiz(quizId, questions, state, dispatch);
+  useSavedQuiz(quizId, context, resume, questions, state, dispatch);
 
   // Focus: to the feedback after answering, to the next prompt after continuing. The feedback is
   // scrolled into view whole, or from its heading when it is taller than the screen: focus alone
@@ -135,8 +183,15 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
     moved.current = true;
     dispatch({ type: 'next', at: Date.now() });
     if (index + 1 >= total)
-      emit('saturate:quiz-done', { context, quizId, total, ...quizScore(answers), at: Date.now() });
-  }, [index, total, answers, context, quizId]);
+      emit('saturate:quiz-done', {
+        context,
+        quizId,
+        total,
+        ...quizScore(answers),
+        topics: topicBreakdown(questions, answers),
+        at: Date.now(),
+      });
+  }, [index, total, answers, context, quizId, questions]);
 
   const undo = useCallback(() => {
     const last = answers.at(-1);
@@ -211,13 +266,16 @@ export default function Quiz({ title, quizId, context, questions, seed, links = 
         {announce}
       </p>
       {done ? (
-        <Summary
-          questions={questions}
-          answers={answers}
-          durationMs={quizScore(answers).durationMs}
-          onRetake={restart}
-          links={links}
-        />
+        <Suspense fallback={<p className="muted">Adding up your results…</p>}>
+          <Summary
+            questions={questions}
+            answers={answers}
+            durationMs={quizScore(answers).durationMs}
+            onRetake={restart}
+            links={links}
+            context={context}
+          />
+        </Suspense>
       ) : question ? (
         <>
           <QuestionView

@@ -3,11 +3,14 @@
  * through the Quiz in `context="review"` with "Undo last answer", and a one-tap "Retake mistakes"
  * quiz (every question answered wrong and not answered right since, `context="retake"`).
  * Mode is in the URL (?mode=retake) so it can be linked. The bank is /bank.json (precached).
+ * A session in progress is kept on the device (quiz ids "review" and "retake"): opened again, in
+ * this tab or another, it goes on with the same questions, even though answering has changed the queue.
  */
 import { useCallback, useEffect, useState } from 'react';
 import Quiz from './Quiz.tsx';
 import { QuizStatus } from './QuizStatus.tsx';
 import { progressStore } from '../client/progress-boot.ts';
+import { readQuizSave } from '../client/quiz-resume.ts';
 import type { QuizQuestion } from '../lib/quiz.ts';
 import { withBase } from '../lib/base-path.ts';
 
@@ -34,7 +37,10 @@ async function buildSession(bank: QuizQuestion[], mode: Mode): Promise<Session> 
   const mistakes = (await p.getRetakeQuestionIds())
     .map((id) => byId.get(id))
     .filter((q): q is QuizQuestion => q !== undefined);
-  const questions = mode === 'retake' ? mistakes : queue.items;
+  const saved = await readQuizSave(mode);
+  const resumed = saved?.questionIds.map((id) => byId.get(id)) ?? [];
+  const questions =
+    saved && resumed.every((q) => q !== undefined) ? resumed : mode === 'retake' ? mistakes : queue.items;
   return {
     mode,
     questions,
@@ -126,12 +132,17 @@ export default function ReviewSession({ bankUrl }: Props) {
         <Quiz
           key={state.key}
           title={state.mode === 'review' ? 'Review' : 'Retake mistakes'}
-          quizId={state.key}
+          quizId={state.mode}
           context={state.mode}
           questions={state.questions}
           seed={state.key}
           allowUndo
           links={[{ href: '/progress/', label: 'Your progress' }]}
+          resume={
+            state.mode === 'review'
+              ? { title: 'Review', href: '/review/' }
+              : { title: 'Retake mistakes', href: '/review/?mode=retake' }
+          }
         />
       )}
     </>

@@ -1,7 +1,24 @@
-/** End of a quiz: score, time, and a review of every mistake with its explanation. */
-import { useEffect, useRef } from 'react';
+/**
+ * End of a quiz, summary first: score, time, the score by topic and where the mistakes went in the
+ * review schedule ("3 mistakes added to your review queue, next review today at 18:05", read from the
+ * store's FSRS schedule once the answers are recorded); the actions (Retake, New quiz, Review) above
+ * and below; then every question with its explanation, each collapsed in a <details>.
+ * Loaded by the Quiz only when a quiz ends (its own chunk).
+ */
+import { useEffect, useRef, useState } from 'react';
 import type { QuizQuestion } from '../lib/quiz.ts';
 import type { Answer } from '../lib/quiz-session.ts';
+import type { AnswerDetail } from '../lib/events.ts';
+import {
+  formatDuration,
+  mistakesScheduled,
+  mistakesSentence,
+  plainText,
+  reviewWhen,
+  topicBreakdown,
+} from '../lib/quiz-results.ts';
+import { progressStore } from '../client/progress-boot.ts';
+import { TOPICS } from '../schemas/topics.ts';
 import { Feedback } from './Feedback.tsx';
 import { withBase } from '../lib/base-path.ts';
 
@@ -11,19 +28,88 @@ interface Props {
   durationMs: number;
   onRetake: () => void;
   links: { href: string; label: string }[];
+  context: AnswerDetail['context'];
 }
 
-/** "4:05" from milliseconds. */
-export function formatDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+const topicTitle = (id: string) => TOPICS.find((t) => t.id === id)?.title ?? id;
+
+/** "3 mistakes added to your review queue, next review …", once the store has scheduled them; '' before. */
+function useReviewNote(wrong: readonly Answer[]): string {
+  const [note, setNote] = useState('');
+  useEffect(() => {
+    if (wrong.length === 0) return;
+    let stop: (() => void) | null = null;
+    let live = true;
+    progressStore().then(
+      (p) => {
+        if (!live) return;
+        stop = p.watchProgress((s) => {
+          const r = mistakesScheduled(s.schedule.questions, wrong);
+          if (r.status === 'scheduled')
+            setNote(mistakesSentence(r.count, reviewWhen(r.nextReviewMs, Date.now(), navigator.language)));
+        });
+      },
+      () => undefined, // the store's chunk did not load (offline, not cached): say nothing rather than guess
+    );
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, [wrong]);
+  return note;
 }
 
-export function Summary({ questions, answers, durationMs, onRetake, links }: Props) {
+function Actions({ onRetake, links, review }: Pick<Props, 'onRetake' | 'links'> & { review: boolean }) {
+  return (
+    <div className="actions">
+      <button type="button" className="button" onClick={onRetake}>
+        Retake
+      </button>
+      {links.map((l) => (
+        <a key={l.href} className="button secondary" href={withBase(l.href)}>
+          {l.label}
+        </a>
+      ))}
+      {review && (
+        <a className="button secondary" href={withBase('/review/')}>
+          Review
+        </a>
+      )}
+    </div>
+  );
+}
+
+function Explained({ question, answer }: { question: QuizQuestion; answer: Answer }) {
+  return (
+    <li>
+      <details>
+        <summary>
+          <span className="sr-only">{answer.correct ? 'Right: ' : 'Wrong: '}</span>
+          {plainText(question.promptHtml)}
+        </summary>
+        <div dangerouslySetInnerHTML={{ __html: question.promptHtml }} />
+        <Feedback question={question} answer={answer} />
+        <p className="muted">
+          From <a href={withBase(`/cards/${question.cardId}/`)}>{question.cardTitle}</a> · source:{' '}
+          <a href={question.source.url}>{question.source.title}</a>
+        </p>
+      </details>
+    </li>
+  );
+}
+
+export function Summary({ questions, answers, durationMs, onRetake, links, context }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
+  const answerTo = new Map(answers.map((a) => [a.questionId, a]));
   const correct = answers.filter((a) => a.correct).length;
-  const wrong = questions.filter((q) => answers.find((a) => a.questionId === q.id && !a.correct));
+  const asked = questions.filter((q) => answerTo.has(q.id));
+  const wrong = asked.filter((q) => !answerTo.get(q.id)!.correct);
+  const right = asked.filter((q) => answerTo.get(q.id)!.correct);
+  const [wrongAnswers] = useState(() => answers.filter((a) => !a.correct));
+  const note = useReviewNote(wrongAnswers);
+  const topics = topicBreakdown(questions, answers);
+  const actions = <Actions onRetake={onRetake} links={links} review={context !== 'review' && context !== 'retake'} />;
   return (
     <div className="summary">
       <h3 ref={heading} tabIndex={-1}>
@@ -36,35 +122,47 @@ export function Summary({ questions, answers, durationMs, onRetake, links }: Pro
         Time: <span data-testid="time">{formatDuration(durationMs)}</span> ·{' '}
         {Math.round((correct / Math.max(1, questions.length)) * 100)}% right
       </p>
-      {wrong.length > 0 ? (
+      <p data-testid="review-note" aria-live="polite">
+        {wrong.length === 0 ? 'No mistakes. Well done.' : note}
+      </p>
+      {actions}
+      {topics.length > 1 && (
         <>
-          <h3>Review your mistakes ({wrong.length})</h3>
+          <h4>By topic</h4>
+          <ul className="by-topic" data-testid="by-topic">
+            {topics.map((t) => (
+              <li key={t.topic}>
+                <span>{topicTitle(t.topic)}</span>{' '}
+                <span className="muted">
+                  {t.correct} / {t.total}
+                </span>
+                <meter min={0} max={t.total} value={t.correct} aria-hidden="true" />
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {wrong.length > 0 && (
+        <>
+          <h4>Your mistakes ({wrong.length})</h4>
           <ol className="mistakes" data-testid="mistakes">
             {wrong.map((q) => (
-              <li key={q.id}>
-                <div dangerouslySetInnerHTML={{ __html: q.promptHtml }} />
-                <Feedback question={q} answer={answers.find((a) => a.questionId === q.id)!} />
-                <p className="muted">
-                  From <a href={withBase(`/cards/${q.cardId}/`)}>{q.cardTitle}</a> · source:{' '}
-                  <a href={q.source.url}>{q.source.title}</a>
-                </p>
-              </li>
+              <Explained key={q.id} question={q} answer={answerTo.get(q.id)!} />
             ))}
           </ol>
         </>
-      ) : (
-        <p>No mistakes. Well done.</p>
       )}
-      <div className="actions">
-        <button type="button" className="button" onClick={onRetake}>
-          Retake
-        </button>
-        {links.map((l) => (
-          <a key={l.href} className="button secondary" href={withBase(l.href)}>
-            {l.label}
-          </a>
-        ))}
-      </div>
+      {right.length > 0 && (
+        <>
+          <h4>Right answers ({right.length})</h4>
+          <ol className="mistakes" data-testid="right-answers">
+            {right.map((q) => (
+              <Explained key={q.id} question={q} answer={answerTo.get(q.id)!} />
+            ))}
+          </ol>
+        </>
+      )}
+      {actions}
     </div>
   );
 }

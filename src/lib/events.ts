@@ -28,6 +28,8 @@ export interface QuizDoneDetail {
   total: number;
   correct: number;
   durationMs: number;
+  /** The score per topic (absent in events from before it was recorded). */
+  topics?: { topic: string; correct: number; total: number }[];
   at: number;
 }
 

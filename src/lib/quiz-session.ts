@@ -16,10 +16,10 @@ export interface Answer {
   correct: boolean;
   timeMs: number;
   /** When it was answered (epoch ms), as the 'saturate:answer' event said; absent in state saved by older versions. */
-  at?: number;
+  at?: number | undefined;
 }
 
-/** What survives a reload (kept in sessionStorage by the island). */
+/** What survives a reload, a new tab or a closed app (kept on the device: src/store/quiz-saves.ts). */
 export interface SavedQuiz {
   attempt: number;
   index: number;
@@ -81,6 +81,8 @@ export function answerOf(question: QuizQuestion, response: QuizResponse, shownAt
 export function quizReducer(s: QuizState, a: QuizAction): QuizState {
   switch (a.type) {
     case 'restore': {
+      // Read back after the quiz opened: an answer given meanwhile wins (it was already recorded).
+      if (s.answers.length > 0 || s.index > 0) return s;
       const { attempt, index, answers, startedAt } = a.saved;
       return { ...s, attempt, index, answers, startedAt };
     }
@@ -143,22 +145,28 @@ export function quizScore(answers: readonly Answer[]): { correct: number; durati
   };
 }
 
+/** Right answers out of the questions asked, for one topic. */
+export interface TopicScore {
+  topic: string;
+  correct: number;
+  total: number;
+}
+
 /**
- * A saved quiz read back (JSON text from sessionStorage), or null when there is none, it does not
- * parse, or it names a question this quiz does not have (the quiz changed since): start fresh.
+ * The score per topic, topics in the order the quiz first asked them.
+ * @example topicBreakdown([{ id: 'a', topic: 'meters' }], [{ questionId: 'a', correct: true }]) // [{ topic: 'meters', correct: 1, total: 1 }]
  */
-export function parseSavedQuiz(raw: string | null, questionIds: ReadonlySet<string>): SavedQuiz | null {
-  if (!raw) return null;
-  try {
-    const s = JSON.parse(raw) as SavedQuiz;
-    if (
-      !Array.isArray(s.answers) ||
-      typeof s.index !== 'number' ||
-      !s.answers.every((a) => questionIds.has(a.questionId))
-    )
-      return null;
-    return s;
-  } catch {
-    return null;
+export function topicBreakdown(
+  questions: readonly { id: string; topic: string }[],
+  answers: readonly { questionId: string; correct: boolean }[],
+): TopicScore[] {
+  const right = new Set(answers.filter((a) => a.correct).map((a) => a.questionId));
+  const byTopic = new Map<string, TopicScore>();
+  for (const q of questions) {
+    const t = byTopic.get(q.topic) ?? { topic: q.topic, correct: 0, total: 0 };
+    t.total++;
+    if (right.has(q.id)) t.correct++;
+    byTopic.set(q.topic, t);
   }
+  return [...byTopic.values()];
 }

@@ -121,6 +121,18 @@ export const QuizDoneEventSchema = z.looseObject({
   durationMs: duration,
   /** Present when the device's time was implausible and `durationMs` was clamped. */
   durationClamped: z.optional(z.literal(true)),
+  /** The score per topic (practice history on /progress/); absent in events recorded before it was kept. */
+  topics: z.optional(
+    z
+      .array(
+        z.looseObject({
+          topic: RefSchema,
+          correct: intIn(0, 10_000, 'correct'),
+          total: intIn(0, 10_000, 'total'),
+        }),
+      )
+      .check(z.maxLength(100)),
+  ),
 });
 
 /** A lab completed (from 'saturate:lab-done'). */

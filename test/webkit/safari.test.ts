@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { By } from 'selenium-webdriver';
 import { startSite, type SiteServer } from '../e2e/site-server.ts';
+import { savedQuiz } from './quiz-saved.ts';
 import {
   hydrateQuiz as hydrateQuizIn,
   startWebKit,
@@ -93,10 +94,11 @@ describe('WebKit (Safari engine)', { timeout: 120_000 }, () => {
     await waitInPage(wk.driver, 'the feedback', `return !!document.querySelector('#quiz .feedback h3')`);
     const before = await wk.driver.findElement(By.css('#quiz .feedback h3')).getText();
     assert.ok(before.length > 0, 'feedback heading has text');
-    const saved = await wk.driver.executeScript<string | null>(
-      `return sessionStorage.getItem('saturate:quiz:card:gpu-util')`,
-    );
-    assert.ok(saved && JSON.parse(saved).answers.length === 1, `saved quiz state: ${saved}`);
+    // The quiz in progress is kept in IndexedDB (src/store/quiz-saves.ts), written in the background.
+    const savedBy = Date.now() + 15_000;
+    while ((await savedQuiz(wk.driver, 'card:gpu-util'))?.answers.length !== 1 && Date.now() < savedBy)
+      await new Promise((r) => setTimeout(r, 200));
+    assert.equal((await savedQuiz(wk.driver, 'card:gpu-util'))?.answers.length, 1, 'the quiz in progress is saved');
     if (storeExpected()) {
       // The store writes in the background: wait for the write before reloading.
       const deadline = Date.now() + 15_000;

@@ -1,0 +1,71 @@
+/**
+ * Finish what you start (issue 16): a quiz in progress is kept on the device (IndexedDB), so a new
+ * tab, or the app opened again, goes on at the question the learner was on, and home offers it.
+ * A new page in the same browser context shares IndexedDB but not sessionStorage, as a new tab does.
+ */
+import { test, expect } from '@playwright/test';
+import { answerCurrent, answerSeries, getBank, openCardQuiz } from './progress-helpers.ts';
+import { answerQuickly } from './quiz-fast.ts';
+import { shootBothSchemes } from './shoot.ts';
+
+test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+test('a practice quiz answered in part resumes in a new tab at the right question, from home', async ({ context }) => {
+  const page = await context.newPage();
+  const bank = await getBank(page);
+  await page.goto('/practice/random/?seed=resume1');
+  const quiz = page.locator('section.quiz');
+  const ids = await answerSeries(quiz, bank, [true, false, true, false]);
+  await expect(quiz.locator('.quiz-progress')).toHaveText('Question 5 of 30');
+  const prompt5 = await quiz.locator('.prompt').first().getAttribute('id');
+
+  const tab = await context.newPage();
+  await tab.goto('/');
+  const resume = tab.getByTestId('resume-quiz').getByRole('link');
+  await expect(resume).toHaveText(['Resume Random practice quiz: 4/30']);
+  await shootBothSchemes(tab, 'home-resume');
+  await resume.click();
+  await expect(tab).toHaveURL(/\/practice\/random\/\?seed=resume1$/);
+  const again = tab.locator('section.quiz');
+  await expect(again.locator('.quiz-progress')).toHaveText('Question 5 of 30');
+  await expect(again.locator('.prompt').first()).toHaveAttribute('id', prompt5!);
+  await answerCurrent(again, bank, true);
+  await again.getByRole('button', { name: 'Next question' }).click();
+  await expect(again.locator('.quiz-progress')).toHaveText('Question 6 of 30');
+  expect(ids).toHaveLength(4);
+});
+
+test('a card quiz in progress is offered on home until it is finished', async ({ page }) => {
+  const bank = await getBank(page);
+  const quiz = await openCardQuiz(page, 'gpu-util');
+  const total = Number((await quiz.locator('.quiz-progress').innerText()).match(/of (\d+)/)![1]);
+  await answerSeries(quiz, bank, [false]);
+  await page.goto('/');
+  await expect(page.getByTestId('resume-quiz').getByRole('link')).toHaveText([
+    `Resume Card quiz: GPU utilization: are you wasting your most expensive resource?: 1/${total}`,
+  ]);
+  await page.getByTestId('resume-quiz').getByRole('link').click();
+  const again = page.locator('section.quiz');
+  await again.scrollIntoViewIfNeeded();
+  await expect(again.locator('.quiz-progress')).toHaveText(`Question 2 of ${total}`);
+  await answerQuickly(again, bank, Array<boolean>(total - 1).fill(true));
+  await expect(again.getByTestId('score')).toHaveText(`${total - 1} / ${total}`);
+
+  // Finished: nothing left to resume.
+  await page.goto('/');
+  await expect(page.locator('[data-week-summary]')).not.toBeEmpty();
+  await expect(page.getByTestId('resume-quiz')).toHaveCount(0);
+  const saved = () =>
+    page.evaluate(
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const open = indexedDB.open('saturate-quiz');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const count = open.result.transaction('in-progress').objectStore('in-progress').count();
+            count.onsuccess = () => resolve(count.result);
+          };
+        }),
+    );
+  expect(await saved()).toBe(0);
+});
