@@ -25,7 +25,7 @@ const FIGURE_CARDS = [
   { name: 'decode-batching', card: '/cards/mbu-for-inference/' },
   { name: 'sampling', card: '/cards/sampling-periods-and-averaging/' },
   { name: 'straggler', card: '/cards/distributed-overlap-and-stragglers/' },
-  { name: 'mig', card: '/cards/mig/' },
+  { name: 'sharing', card: '/cards/mig/' },
   { name: 'energy', card: '/cards/energy-perf-per-watt-power-capping/' },
 ] as const;
 
