@@ -27,6 +27,7 @@ const FIGURE_CARDS = [
   { name: 'straggler', card: '/cards/distributed-overlap-and-stragglers/' },
   { name: 'sharing', card: '/cards/mig/' },
   { name: 'energy', card: '/cards/energy-perf-per-watt-power-capping/' },
+  { name: 'power-clocks', card: '/cards/power-draw-and-limits/' },
 ] as const;
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'block' });
