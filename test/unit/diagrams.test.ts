@@ -25,7 +25,7 @@ describe('static diagrams', () => {
       const html = diagramHtml(d);
       expect(html).toMatch(
         new RegExp(
-          `^<figure class="dgm" data-diagram="${d.name}"><svg viewBox="0 0 320 ${d.height}" role="img" aria-labelledby="dgm-${d.name}-t dgm-${d.name}-d">`,
+          `^<figure class="dgm" data-diagram="${d.name}"><svg viewBox="0 0 320 ${d.height}" role="img" aria-labelledby="dgm-${d.name}-t" aria-describedby="dgm-${d.name}-d">`,
         ),
       );
       expect(html).toContain(`<title id="dgm-${d.name}-t">`);

@@ -31,7 +31,7 @@ export function diagramHtml(d: DiagramDef): string {
   const id = `dgm-${d.name}`;
   return (
     `<figure class="dgm" data-diagram="${d.name}">` +
-    `<svg viewBox="0 0 320 ${d.height}" role="img" aria-labelledby="${id}-t ${id}-d">` +
+    `<svg viewBox="0 0 320 ${d.height}" role="img" aria-labelledby="${id}-t" aria-describedby="${id}-d">` +
     `<title id="${id}-t">${esc(d.title)}</title><desc id="${id}-d">${esc(d.desc)}</desc>${d.svg}</svg>` +
     `<figcaption>${esc(d.caption)}</figcaption></figure>`
   );
