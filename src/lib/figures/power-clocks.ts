@@ -92,7 +92,7 @@ export function powerClocks(gpuId: string, powerLimitWatts: number, temperatureC
 export const figure: FigureDef = {
   name: 'power-clocks',
   caption:
-    'Power and clocks: the power limit and the temperature set the SM clock (power ≈ C·V²·f on an illustrative voltage curve; a real card’s own curve differs)',
+    'Power and clocks: the power limit and the temperature set the SM clock (power ≈ C·V²·f on an assumed voltage curve, thermal limits assumed at 87 and 90 °C; a real card’s own differ)',
   controls: [
     {
       kind: 'select',
