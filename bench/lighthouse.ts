@@ -7,7 +7,7 @@
  * by performance score (single runs are noisy on 2 cores). One headless Chromium serves every run;
  * Lighthouse clears the origin's storage before each, so every run is a first visit.
  *
- *   node bench/lighthouse.ts [runs] [pages] [https-subpath]  prints a Markdown table; pages e.g. "stats,practice quiz"
+ *   node bench/lighthouse.ts [runs] [pages] [https-subpath]  prints a Markdown table; pages e.g. "stats,figure card"
  *   import { benchLighthouse } from './bench/lighthouse.ts'
  *
  * The same figures by hand, one run:
@@ -44,11 +44,18 @@ export interface LighthouseRow {
   misses: string[];
 }
 
-/** The pages to audit: home, a card, the practice quiz, then stats and a lab page when this build has them. */
+/** A card that places two explorable figures (content/cards/meters/clocks-and-clock-event-reasons.md). */
+export const FIGURE_CARD = '/cards/clocks-and-clock-event-reasons/';
+
+/**
+ * The pages to audit: home, a card, a card with two figures, the practice quiz, then stats and a lab page when this
+ * build has them.
+ */
 export function lighthousePages(dist = 'dist'): { page: string; path: string }[] {
   const pages = [
     { page: 'home', path: '/' },
     { page: 'card', path: '/cards/gpu-util/' },
+    { page: 'figure card', path: FIGURE_CARD },
     { page: 'practice quiz', path: '/practice/random/?seed=bench' },
   ];
   if (existsSync(join(dist, 'progress/index.html'))) pages.push({ page: 'stats', path: '/progress/' });

@@ -3,6 +3,8 @@
  * Each section names the command that reproduces its figures.
  *   1. key figures against their goals and budgets (with ratios)
  *   2. bytes per page type and the precache (bench/bytes.ts)
+ *   2b. explorable figures: JS on first use per figure, card JS before any is visible; diagram sizes
+ *       (bench/figures.ts)
  *   3. Lighthouse, mobile and desktop, median of 3 (bench/lighthouse.ts); mobile home and card again
  *      for the /saturate/ build over HTTPS (dist-base/, as GitHub Pages serves it)
  *   4. build time, real deck vs a generated 1,000-card deck (bench/build.ts)
@@ -11,7 +13,7 @@
  *   6. fleet audit against a real Prometheus at 64, 256 and 1,024 GPUs (bench/fleet.ts)
  *   7. diagnosis on real telemetry, at fleet resolution and on the simulator (bench/diagnosis.ts)
  * Flags: --skip-build (reuse dist/ and dist-base/), --runs=N (Lighthouse runs per page, default 3),
- *        --only=bytes,lighthouse,build,server,fleet,progress,diagnosis (comma-separated sections;
+ *        --only=bytes,figures,lighthouse,build,server,fleet,progress,diagnosis (comma-separated sections;
  *        --only=diagnosis and --only=fleet need no build).
  * Takes ~12–15 minutes on 2 cores, most of it Lighthouse.
  */
@@ -114,6 +116,36 @@ if (want('bytes')) {
   });
 }
 
+if (want('figures')) {
+  await guarded('Explorable figures and diagrams', async () => {
+    log('figures: JS on first use, card JS before a figure is visible (Chromium)');
+    const { benchFigures } = await import('../bench/figures.ts');
+    const { rows, markdown } = await benchFigures();
+    section(
+      'Explorable figures and diagrams',
+      'node bench/figures.ts',
+      markdown,
+      'First visit in Chromium at 390×844, service worker blocked; gzip = zlib level 6 per response; KB = 1024 bytes. “On first use” is what a figure fetches when it nears the viewport (the shared hydration code, its module and its imports), measured in the first card that places it; the card column is everything that card ran before any figure or the quiz was visible. Diagrams are inline SVG: no request, no script.',
+    );
+    const worst = rows.reduce((a, r) => (r.ownGzip > a.ownGzip ? r : a), rows[0]!);
+    const before = rows.reduce((a, r) => (r.pageBeforeGzip > a.pageBeforeGzip ? r : a), rows[0]!);
+    keyRow(
+      `largest figure JS on first use (${worst.figure}, gzip)`,
+      `${(worst.ownGzip / KB).toFixed(2)} KB`,
+      `${worst.ownGzip <= 8 * KB ? 'within' : 'OVER'} 8 KB budget (${((100 * worst.ownGzip) / (8 * KB)).toFixed(0)}%)`,
+      '',
+      'node bench/figures.ts',
+    );
+    keyRow(
+      `card JS before a figure or the quiz is visible (worst: ${before.cards[0]}, gzip)`,
+      `${(before.pageBeforeGzip / KB).toFixed(2)} KB`,
+      `${before.pageBeforeGzip <= 10 * KB ? 'within' : 'OVER'} 10 KB budget (${((100 * before.pageBeforeGzip) / (10 * KB)).toFixed(0)}%)`,
+      '',
+      'node bench/figures.ts',
+    );
+  });
+}
+
 if (want('lighthouse')) {
   await guarded('Lighthouse', async () => {
     log(`Lighthouse, ${runs} runs per page and form factor`);
@@ -125,7 +157,7 @@ if (want('lighthouse')) {
       markdown,
       'Mobile is Lighthouse’s default (simulated slow 4G, 4× CPU slowdown); desktop is its desktop preset. The median run is the one with the median performance score. Scores are 0–100; LCP and TBT are simulated from the trace, so they follow the load on this machine’s 2 cores.',
     );
-    for (const r of rows.filter((x) => x.page === 'home' || x.page === 'card')) {
+    for (const r of rows.filter((x) => x.page === 'home' || x.page === 'card' || x.page === 'figure card')) {
       const s = r.scores;
       const all = [s.performance, s.accessibility, s['best-practices'], s.seo];
       keyRow(

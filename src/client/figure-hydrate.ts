@@ -18,8 +18,9 @@ export const FIGURE_LOADERS: Record<string, () => Promise<{ figure: FigureDef }>
   'decode-batching': () => import('../lib/figures/decode-batching.ts'),
   sampling: () => import('../lib/figures/sampling.ts'),
   straggler: () => import('../lib/figures/straggler.ts'),
-  mig: () => import('../lib/figures/mig.ts'),
+  sharing: () => import('../lib/figures/sharing.ts'),
   energy: () => import('../lib/figures/energy.ts'),
+  'power-clocks': () => import('../lib/figures/power-clocks.ts'),
 };
 
 /** A control's value from its element (log sliders hold log10 of the value; 3 significant digits). */

@@ -47,6 +47,8 @@ export interface GpuSpec {
   memBandwidthGBps: number;
   /** Board power limit (TDP), W. */
   tdpWatts: number;
+  /** Highest (boost) SM clock, MHz; null when no source we cite gives it. */
+  maxSmClockMHz: number | null;
   /** Dense peak per dtype: TFLOP/s (TOPS for int8); null when the part has no such unit or no source gave it. */
   peakTflops: Record<Dtype, number | null>;
   /** Where the numbers come from. */
@@ -59,6 +61,9 @@ export type GpuId = 'a100-sxm-40gb' | 'a100-sxm-80gb' | 'h100-sxm' | 'h100-pcie'
 const KLOCKWOOD_A100 = 'https://glennklockwood.com/garden/processors/A100';
 const KLOCKWOOD_H100 = 'https://glennklockwood.com/garden/processors/h100';
 const HPCTECH_H100 = 'https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html';
+/** NVIDIA's Ampere whitepaper (A100 table: GPU boost clock 1410 MHz). */
+const AMPERE_WHITEPAPER =
+  'https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-architecture-whitepaper.pdf';
 const L4_DATASHEET =
   'https://www.cisco.com/c/dam/en/us/products/collateral/servers-unified-computing/ucs-c-series-rack-servers/nvidia-l4-gpu.pdf';
 
@@ -93,8 +98,9 @@ export const GPU_SPECS: Record<GpuId, GpuSpec> = {
     memGB: 40,
     memBandwidthGBps: 1555,
     tdpWatts: 400,
+    maxSmClockMHz: 1410,
     peakTflops: A100_PEAKS,
-    sources: [KLOCKWOOD_A100],
+    sources: [AMPERE_WHITEPAPER, KLOCKWOOD_A100],
   },
   // gpu-facts 9.5, 9.6; FP64 vector 9.7 and INT8 624 dense from the A100 page (NVIDIA datasheet figures).
   'a100-sxm-80gb': {
@@ -104,10 +110,11 @@ export const GPU_SPECS: Record<GpuId, GpuSpec> = {
     memGB: 80,
     memBandwidthGBps: 2039,
     tdpWatts: 400,
+    maxSmClockMHz: 1410,
     peakTflops: A100_PEAKS,
-    sources: [KLOCKWOOD_A100],
+    sources: [AMPERE_WHITEPAPER, KLOCKWOOD_A100],
   },
-  // gpu-facts 9.1, 9.2: 132 SMs, 80 GB HBM3 at 3.35 TB/s, 700 W.
+  // gpu-facts 9.1, 9.2: 132 SMs, 80 GB HBM3 at 3.35 TB/s, 700 W; 1.98 GHz SM clock from the Klockwood H100 page.
   'h100-sxm': {
     id: 'h100-sxm',
     label: 'H100 SXM',
@@ -115,6 +122,7 @@ export const GPU_SPECS: Record<GpuId, GpuSpec> = {
     memGB: 80,
     memBandwidthGBps: 3350,
     tdpWatts: 700,
+    maxSmClockMHz: 1980,
     peakTflops: HOPPER_SXM_PEAKS,
     sources: [KLOCKWOOD_H100, HPCTECH_H100],
   },
@@ -127,6 +135,7 @@ export const GPU_SPECS: Record<GpuId, GpuSpec> = {
     memGB: 80,
     memBandwidthGBps: 2000,
     tdpWatts: 350,
+    maxSmClockMHz: null,
     peakTflops: { fp64: 26, fp64Tensor: 51, fp32: 51, tf32: 378, bf16: 756, fp8: 1513, int8: 1513 },
     sources: [HPCTECH_H100],
   },
@@ -138,6 +147,7 @@ export const GPU_SPECS: Record<GpuId, GpuSpec> = {
     memGB: 141,
     memBandwidthGBps: 4800,
     tdpWatts: 700,
+    maxSmClockMHz: 1980,
     peakTflops: HOPPER_SXM_PEAKS,
     sources: ['https://www.nvidia.com/en-us/data-center/h200/', KLOCKWOOD_H100],
   },
@@ -150,6 +160,7 @@ export const GPU_SPECS: Record<GpuId, GpuSpec> = {
     memGB: 24,
     memBandwidthGBps: 300,
     tdpWatts: 72,
+    maxSmClockMHz: null,
     peakTflops: { fp64: null, fp64Tensor: null, fp32: 30.3, tf32: 60, bf16: 121, fp8: 242.5, int8: 242.5 },
     sources: [L4_DATASHEET],
   },

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { idleCost } from '../../src/lib/figures/cost-of-idle.ts';
 import { batchCpuMs, loaderLongRun, loaderSteadyState, loaderTimeline } from '../../src/lib/figures/data-loader.ts';
@@ -13,21 +12,13 @@ import { FIGURE_H } from '../../src/lib/figures/types.ts';
 import { roofline } from '../../src/lib/figures/roofline.ts';
 import { busyShare, pointReads } from '../../src/lib/figures/sampling.ts';
 import { stragglerStep } from '../../src/lib/figures/straggler.ts';
-import { gpuLevelActivity, MIG_SMS } from '../../src/lib/figures/mig.ts';
+import { gpuLevelActivity, MIG_SMS } from '../../src/lib/figures/sharing.ts';
 import { energyPerToken } from '../../src/lib/figures/energy.ts';
 import { fmt } from '../../src/lib/figures/format.ts';
 import { launchBound } from '../../src/lib/figures/launch-overhead.ts';
 import { decodeStep } from '../../src/lib/figures/decode-batching.ts';
 import { FIGURE_LOADERS } from '../../src/client/figure-hydrate.ts';
-
-/** The starting values a card gives its figure, read from the card itself. */
-function cardFigure(cardPath: string) {
-  const line = readFileSync(cardPath, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('::figure'))!;
-  const { figure, values } = resolveFigure(parseFigureLine(line));
-  return { figure, values, view: figure.view(values) };
-}
+import { cardFigure } from './card-figure.ts';
 
 describe('kernel timeline (content/cards/meters/gpu-util.md)', () => {
   test('N/5 SMs busy the whole interval is 20% SM activity at 100% GPU-Util (gpu-facts 1.5, 2.4)', () => {

@@ -5,7 +5,7 @@
  * punctuation curls them before plugins run).
  */
 
-const LINE = /^::figure\s*\{([^}]*)\}\s*$/;
+const LINE = /^::(?:figure|diagram)\s*\{([^}]*)\}\s*$/;
 const ATTR = /\s*([A-Za-z][\w-]*)\s*=\s*(?:["“”']([^"“”']*)["“”']|([^\s"“”']+))/y;
 
 /** True when a paragraph's text is meant as a figure directive (starts with `::figure`). */
@@ -13,13 +13,21 @@ export function looksLikeFigure(text: string): boolean {
   return text.trimStart().startsWith('::figure');
 }
 
+/** True when a paragraph's text is meant as a static diagram (`::diagram{name="…"}`, src/lib/diagrams/). */
+export function looksLikeDiagram(text: string): boolean {
+  return text.trimStart().startsWith('::diagram');
+}
+
 /**
- * The attributes of a `::figure{…}` line; throws saying the expected form when the line is malformed.
+ * The attributes of a `::figure{…}` (or `::diagram{…}`) line; throws saying the expected form when the line is malformed.
  * @example parseFigureLine('::figure{name="mfu" gpus=8}') // { name: 'mfu', gpus: '8' }
  */
 export function parseFigureLine(line: string): Record<string, string> {
   const m = LINE.exec(line.trim());
-  if (!m) throw new Error(`cannot read "${line.trim()}": write ::figure{name="…" key=value …} on a line of its own`);
+  if (!m)
+    throw new Error(
+      `cannot read "${line.trim()}": write ::figure{name="…" key=value …} (or ::diagram{name="…"}) on a line of its own`,
+    );
   const body = m[1]!;
   const attrs: Record<string, string> = {};
   ATTR.lastIndex = 0;

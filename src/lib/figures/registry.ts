@@ -7,7 +7,8 @@ import { figure as kernelTimeline } from './kernel-timeline.ts';
 import { figure as kvCache } from './kv-cache.ts';
 import { figure as launchOverhead } from './launch-overhead.ts';
 import { figure as mfu } from './mfu.ts';
-import { figure as mig } from './mig.ts';
+import { figure as sharing } from './sharing.ts';
+import { figure as powerClocks } from './power-clocks.ts';
 import { figure as roofline } from './roofline.ts';
 import { figure as sampling } from './sampling.ts';
 import { figure as straggler } from './straggler.ts';
@@ -26,8 +27,9 @@ export const FIGURES: Record<string, FigureDef> = Object.fromEntries(
     decodeBatching,
     sampling,
     straggler,
-    mig,
+    sharing,
     energy,
+    powerClocks,
   ].map((f) => [f.name, f]),
 );
 
