@@ -112,7 +112,7 @@ export function BackupPanel({ api }: { api: Api }) {
         <label className="button secondary" htmlFor="import-file">
           Import a backup…
         </label>
-        <span className="muted"> A .json file, up to {MAX_BACKUP_BYTES / 1024 / 1024} MB.</span>
+        <span className="muted">A .json file, up to {MAX_BACKUP_BYTES / 1024 / 1024} MB.</span>
       </p>
       <div aria-live="polite">
         {step.kind === 'error' && (
