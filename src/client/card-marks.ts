@@ -6,7 +6,8 @@
  * stay light), then live from the progress store where the page has it: lists marked
  * `data-marks-live` load it (topics pages), others use it only when the page loads it anyway (home).
  */
-import { progressStore, whenStoreLoaded, type ProgressModule } from './progress-boot.ts';
+import { progressStore, whenStoreLoaded } from './progress-boot.ts';
+import type { ProgressModule } from './progress-queue.ts';
 import { cardFacts, marksFor, type CardFacts, type CardMark } from '../lib/card-marks.ts';
 
 const CACHE_KEY = 'saturate:card-facts';
