@@ -7,6 +7,7 @@ import search from './src/integrations/search.ts';
 import { figureDirective } from './src/integrations/figure-directive.ts';
 import staticHost from './src/integrations/static-host.ts';
 import { normaliseBasePath } from './src/lib/base-path.ts';
+import { codeBlockLabel } from './src/integrations/code-block-label.ts';
 
 // `BASE_PATH=/saturate/ npm run build` puts the whole site (links, assets, manifest, service worker,
 // search index, question bank) under that path, for hosts such as GitHub Pages; `SITE_URL` sets the
@@ -24,7 +25,7 @@ export default defineConfig({
   // Code blocks: the high-contrast GitHub theme keeps comments readable (github-dark's are 3:1, under WCAG AA).
   // `::figure{name="…"}` lines in cards become explorable figures (src/integrations/figure-directive.ts).
   markdown: {
-    shikiConfig: { theme: 'github-dark-high-contrast' },
+    shikiConfig: { theme: 'github-dark-high-contrast', transformers: [codeBlockLabel] },
     processor: satteri({ mdastPlugins: [figureDirective] }),
   },
   integrations: [

@@ -9,6 +9,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatMetric, METRICS, type MetricId, type MetricPoint } from '../lib/lab-metrics.ts';
 import { aggregate, windowValues } from '../lib/checks.ts';
+import { axisUnit, placeThresholdLabels } from '../lib/chart-labels.ts';
 
 export interface LabChartProps {
   title: string;
@@ -74,19 +75,36 @@ export default function LabChart({ title, metrics, thresholds, points, spanS = 1
             ctx.save();
             ctx.setLineDash([6, 4]);
             ctx.strokeStyle = css('--bad', '#a3261b');
-            ctx.fillStyle = css('--fg', '#1b1d21');
             ctx.font = `${Math.round(11 * devicePixelRatio)}px system-ui, sans-serif`;
             ctx.textAlign = 'left'; // uPlot leaves the axis' alignment set
-            ctx.textBaseline = 'bottom';
-            for (const t of thresholdsRef.current) {
-              const y = Math.round(u.valToPos(t.value, 'y', true));
-              if (y < u.bbox.top || y > u.bbox.top + u.bbox.height) continue;
+            ctx.textBaseline = 'top';
+            const dpr = devicePixelRatio;
+            const shown = thresholdsRef.current
+              .map((t) => ({ t, y: Math.round(u.valToPos(t.value, 'y', true)) }))
+              .filter(({ y }) => y >= u.bbox.top && y <= u.bbox.top + u.bbox.height);
+            const heightPx = Math.round(15 * dpr);
+            const spots = placeThresholdLabels(
+              shown.map((s) => s.y),
+              { plotTop: u.bbox.top, plotBottom: u.bbox.top + u.bbox.height },
+              heightPx,
+              Math.round(2 * dpr),
+            );
+            for (const { y } of shown) {
               ctx.beginPath();
               ctx.moveTo(u.bbox.left, y);
               ctx.lineTo(u.bbox.left + u.bbox.width, y);
               ctx.stroke();
-              ctx.fillText(t.label, u.bbox.left + 4 * devicePixelRatio, y - 3 * devicePixelRatio);
             }
+            // Labels on a backing of the page colour: a series line never runs through the text.
+            shown.forEach(({ t }, i) => {
+              const top = spots[i]!.top;
+              const x = u.bbox.left + 4 * dpr;
+              const w = ctx.measureText(t.label).width + 6 * dpr;
+              ctx.fillStyle = css('--bg', '#fbfbf8');
+              ctx.fillRect(x - 3 * dpr, top, w, heightPx);
+              ctx.fillStyle = css('--fg', '#1b1d21');
+              ctx.fillText(t.label, x, top + 2 * dpr);
+            });
             ctx.restore();
           },
         ],
@@ -118,6 +136,9 @@ export default function LabChart({ title, metrics, thresholds, points, spanS = 1
   const text = metrics.map((m) => summary(points, m)).join('; ');
   return (
     <figure className="lab-chart">
+      <div className="lab-chart-unit" aria-hidden="true" data-testid="chart-unit">
+        {axisUnit(metrics)}
+      </div>
       <div ref={box} className="lab-chart-plot" aria-hidden="true" />
       <figcaption>
         <strong>{title}</strong>

@@ -166,17 +166,25 @@ export default function ProgressDashboard({ cards, topics }: Props) {
           {plural(dueTotal, 'review')} in the next 7 days.{' '}
           {stats.reviewsDue[0]!.count > 0 && <a href={withBase('/review/')}>Review {stats.reviewsDue[0]!.count} now</a>}
         </p>
-        <table className="data-table">
-          <caption className="sr-only">Reviews due per day, next 7 days</caption>
-          <tbody>
-            {stats.reviewsDue.map((d, i) => (
-              <tr key={d.day}>
-                <th scope="row">{i === 0 ? 'Today (and overdue)' : longDay(d.day)}</th>
-                <td className="num">{d.count}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        {dueTotal > 0 ? (
+          <table className="data-table" data-testid="due-days">
+            <caption className="sr-only">Reviews due per day, next 7 days (days with none left out)</caption>
+            <tbody>
+              {stats.reviewsDue.map((d, i) =>
+                d.count > 0 ? (
+                  <tr key={d.day}>
+                    <th scope="row">{i === 0 ? 'Today (and overdue)' : longDay(d.day)}</th>
+                    <td className="num">{d.count}</td>
+                  </tr>
+                ) : null,
+              )}
+            </tbody>
+          </table>
+        ) : (
+          <p className="muted" data-testid="due-none">
+            Questions you answer come back here on the day they are due.
+          </p>
+        )}
         <p>
           <a href={withBase('/review/?mode=retake')}>Retake mistakes</a>
         </p>

@@ -20,7 +20,8 @@ interface Props {
 }
 
 type Mode = 'review' | 'retake';
-type Session = { mode: Mode; questions: QuizQuestion[]; due: number; fresh: number; retake: number; key: string };
+type Counts = { due: number; fresh: number; retake: number };
+type Session = Counts & { mode: Mode; questions: QuizQuestion[]; key: string };
 type State = { status: 'loading' } | { status: 'error'; message: string } | ({ status: 'ready' } & Session);
 
 /** A short stable hash of the question ids, so a reload resumes the same session only. */
@@ -30,25 +31,25 @@ function idsKey(qs: readonly { id: string }[]): string {
   return (h >>> 0).toString(36);
 }
 
-async function buildSession(bank: QuizQuestion[], mode: Mode): Promise<Session> {
+/** What the queue holds now: due and new questions, and the mistakes to retake. */
+async function queueNow(bank: QuizQuestion[]): Promise<{ items: QuizQuestion[]; mistakes: QuizQuestion[] } & Counts> {
   const p = await progressStore();
   const queue = await p.getReviewQueue({ bank, now: Date.now() });
   const byId = new Map(bank.map((q) => [q.id, q]));
   const mistakes = (await p.getRetakeQuestionIds())
     .map((id) => byId.get(id))
     .filter((q): q is QuizQuestion => q !== undefined);
+  return { items: queue.items, mistakes, due: queue.due.length, fresh: queue.fresh.length, retake: mistakes.length };
+}
+
+/** The session to show: a saved one in progress (same questions), else the queue or the mistakes now. */
+async function buildSession(bank: QuizQuestion[], mode: Mode): Promise<Session> {
+  const { items, mistakes, ...counts } = await queueNow(bank);
+  const byId = new Map(bank.map((q) => [q.id, q]));
   const saved = await readQuizSave(mode);
   const resumed = saved?.questionIds.map((id) => byId.get(id)) ?? [];
-  const questions =
-    saved && resumed.every((q) => q !== undefined) ? resumed : mode === 'retake' ? mistakes : queue.items;
-  return {
-    mode,
-    questions,
-    due: queue.due.length,
-    fresh: queue.fresh.length,
-    retake: mistakes.length,
-    key: `${mode}:${idsKey(questions)}`,
-  };
+  const questions = saved && resumed.every((q) => q !== undefined) ? resumed : mode === 'retake' ? mistakes : items;
+  return { mode, questions, ...counts, key: `${mode}:${idsKey(questions)}` };
 }
 
 export default function ReviewSession({ bankUrl }: Props) {
@@ -81,6 +82,26 @@ export default function ReviewSession({ bankUrl }: Props) {
         }),
       );
   }, [bankUrl, start]);
+
+  // The counts follow every answer (this tab or another): after a round they say what is left,
+  // while the session's questions stay as they were drawn.
+  useEffect(() => {
+    if (!bank) return;
+    let stopped = false;
+    let off: (() => void) | null = null;
+    void progressStore().then((p) => {
+      if (stopped) return;
+      off = p.subscribe(() => {
+        void queueNow(bank).then(({ due, fresh, retake }) => {
+          if (!stopped) setState((s) => (s.status === 'ready' ? { ...s, due, fresh, retake } : s));
+        });
+      });
+    });
+    return () => {
+      stopped = true;
+      off?.();
+    };
+  }, [bank]);
 
   if (state.status === 'loading') return <QuizStatus loading="Loading your review…" />;
   if (state.status === 'error') return <QuizStatus error={state.message} />;

@@ -99,6 +99,60 @@ const SHOTS: Shot[] = [
       await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
     },
   },
+  {
+    // Issue 16: "Continue" with the next unread card, once one is read.
+    name: 'home-continue',
+    path: '/',
+    setup: async (page) => {
+      await openCardQuiz(page, 'gpu-util');
+    },
+    prepare: async (page) => {
+      await expect(page.locator('#continue')).toBeVisible();
+      await scrollTo(page, '#continue', 0.1);
+    },
+  },
+  {
+    // Issue 16: the topics index, and marks on the list (a card read, one due three days after a mistake).
+    name: 'topics-marks',
+    path: '/topics/meters/',
+    setup: async (page) => {
+      const t0 = Date.now();
+      await page.clock.setFixedTime(t0);
+      const quiz = await openCardQuiz(page, 'gpu-util');
+      await quiz.locator('[data-option]').first().click();
+      await expect(quiz.locator('.feedback h3')).toBeVisible();
+      await page.clock.setFixedTime(t0 + 3 * 86_400_000);
+    },
+    prepare: async (page) => {
+      await expect(page.locator('a[data-card="gpu-util"] .mark').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'topics-index',
+    path: '/topics/',
+    prepare: async (page) => {
+      await expect(page.getByRole('navigation', { name: 'Topics on this page' })).toBeVisible();
+    },
+  },
+  {
+    // Issue 16: the glossary's A–Z index and filter.
+    name: 'glossary-filter',
+    path: '/glossary/',
+    prepare: async (page) => {
+      await page.getByLabel('Filter terms').fill('sm');
+      await expect(page.locator('#glossary-count')).toHaveText(/of \d+ terms match/);
+    },
+  },
+  {
+    // Issue 16: the backup's import button, and the theme picker in the footer.
+    name: 'progress-backup',
+    path: '/progress/',
+    needs: 'dist/progress/index.html',
+    prepare: async (page) => {
+      await expect(page.locator('label[for="import-file"]')).toBeVisible();
+      await scrollTo(page, '#backup-h', 0.05);
+    },
+  },
 ];
 
 for (const scheme of ['light', 'dark'] as const) {

@@ -98,11 +98,9 @@ export function BackupPanel({ api }: { api: Api }) {
           Export backup
         </button>
       </div>
-      <p>
-        <label className="file-label" htmlFor="import-file">
-          Import a backup (.json, up to {MAX_BACKUP_BYTES / 1024 / 1024} MB)
-        </label>
-        <br />
+      {/* The native file control, visually hidden but focusable (Tab, then Enter or Space opens the
+          picker); its label is drawn as the button (src/styles/progress.css: .file-pick). */}
+      <p className="file-pick">
         <input
           id="import-file"
           ref={input}
@@ -111,6 +109,10 @@ export function BackupPanel({ api }: { api: Api }) {
           disabled={busy}
           onChange={(e) => void pick(e.currentTarget.files?.[0])}
         />
+        <label className="button secondary" htmlFor="import-file">
+          Import a backup…
+        </label>
+        <span className="muted">A .json file, up to {MAX_BACKUP_BYTES / 1024 / 1024} MB.</span>
       </p>
       <div aria-live="polite">
         {step.kind === 'error' && (

@@ -1,0 +1,54 @@
+/**
+ * Text a lab chart draws beside its plot: the y-axis unit, and where each threshold's label goes so it
+ * never sits on its own dashed line, leaves the plot, or lands on another label. Pure (pixels in, pixels out).
+ */
+import { METRICS, type MetricId } from './lab-metrics.ts';
+
+/**
+ * The unit of a chart's y axis, from its first metric: "%", "W", "samples/s" (a bare "/s" says per
+ * second of what), "share of time" for 0/1 flags; "" for a plain count.
+ * @example axisUnit(['samplesPerSec']) // "samples/s"
+ */
+export function axisUnit(metrics: readonly MetricId[]): string {
+  const id = metrics[0];
+  if (!id) return '';
+  const { unit, label } = METRICS[id];
+  if (unit === '0/1') return 'share of time';
+  if (unit.startsWith('/')) return label.toLowerCase().endsWith(unit) ? label.toLowerCase() : `per ${unit.slice(1)}`;
+  return unit;
+}
+
+/** A label's box, in the plot's pixels: `top` to `top + heightPx`. */
+export interface LabelSpot {
+  top: number;
+  /** Whether it sits above its line (else below). */
+  above: boolean;
+}
+
+const overlaps = (a: number, b: number, h: number) => Math.abs(a - b) < h;
+
+/**
+ * Where each threshold label goes: above its line by `gapPx`, or below it when above would leave the
+ * plot (`plotTop`..`plotBottom`) or land on a label already placed; lines are taken top to bottom.
+ */
+export function placeThresholdLabels(
+  lineYs: readonly number[],
+  plot: { plotTop: number; plotBottom: number },
+  labelHeightPx: number,
+  gapPx = 3,
+): LabelSpot[] {
+  const order = lineYs.map((y, i) => ({ y, i })).sort((a, b) => a.y - b.y);
+  const placed: number[] = [];
+  const out: LabelSpot[] = new Array<LabelSpot>(lineYs.length);
+  for (const { y, i } of order) {
+    const aboveTop = y - gapPx - labelHeightPx;
+    const belowTop = y + gapPx;
+    const fits = (top: number) => top >= plot.plotTop && top + labelHeightPx <= plot.plotBottom;
+    const free = (top: number) => !placed.some((p) => overlaps(p, top, labelHeightPx));
+    const above = (fits(aboveTop) && free(aboveTop)) || !(fits(belowTop) && free(belowTop));
+    const top = above ? aboveTop : belowTop;
+    placed.push(top);
+    out[i] = { top, above };
+  }
+  return out;
+}
