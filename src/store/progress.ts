@@ -33,7 +33,7 @@
  * Clocks: every function that stamps an event takes `now` (or the detail's `at`) from the caller.
  */
 import { computeStreak, offsetMinutesIn, type StreakSummary } from '../lib/streak.ts';
-import { streakEvents } from './views.ts';
+import { deviceDayStart, streakEvents } from './views.ts';
 import {
   lastActiveAnswer,
   Progress,
@@ -58,7 +58,8 @@ import type {
 import type { AnswerEvent, Zone } from '../schemas/progress-event.ts';
 
 export { measure } from './timing.ts';
-export { computeStats, streakCacheOf, streakEvents, streakOf } from './views.ts';
+export { computeStats, deviceDayStart, streakCacheOf, streakEvents, streakOf } from './views.ts';
+export { loadRhythm, saveRhythm, watchRhythm } from './rhythm.ts';
 /** The header badge's cached streak for today, if any, and its writer (see record.ts). */
 export { readStreakCache, writeStreakCache } from './record.ts';
 export { Progress, ProgressRecordError, deviceZoneName, NOT_SAVED_MESSAGES } from './handle.ts';
@@ -244,7 +245,7 @@ export async function getStreak(
   store: UseStore = defaultStore(),
 ): Promise<StreakSummary> {
   const { now, tz = deviceZoneName(now) } = query;
-  return computeStreak(streakEvents(await loadProgress(store)), now, tz);
+  return computeStreak(streakEvents(await loadProgress(store)), now, tz, deviceDayStart(now));
 }
 
 /** Everything as a versioned JSON backup: `{ fileName, text }` to offer as a download. */
