@@ -17,7 +17,8 @@ import {
   type ImportRefusal,
 } from '../lib/backup.ts';
 import { CACHE_KEY, scheduleFromCache, scheduleToCache } from './cache.ts';
-import { compaction } from './chunks.ts';
+import { compaction, isChunkKey } from './chunks.ts';
+import { coversExactly, LOG_KEY, logSnapshotRecord, trustedLog, type TrustedLog } from './log-snapshot.ts';
 import { readRecords } from './read.ts';
 import { deviceZoneName, eventKey } from './record.ts';
 import { OpenTimeoutError, readAllWithin, type Backend } from './kv.ts';
@@ -100,16 +101,31 @@ export class Progress {
   async load(): Promise<void> {
     let entries: [string, unknown][];
     let t = nowMs();
+    // The log snapshot (log-snapshot.ts), when it can be trusted: its chunks are not read or validated again.
+    const log: { trusted: TrustedLog | null } = { trusted: null };
+    const skipping = {
+      firstKey: LOG_KEY,
+      skip: (keys: readonly string[], first: unknown) => {
+        log.trusted = trustedLog(first, keys.filter(isChunkKey));
+        return log.trusted?.chunks ?? new Set<string>();
+      },
+    };
     try {
-      entries = await readAllWithin(this.backend, this.options.openTimeoutMs, this.options.openTimeoutMsPerRecord);
+      entries = await readAllWithin(
+        this.backend,
+        this.options.openTimeoutMs,
+        this.options.openTimeoutMsPerRecord,
+        skipping,
+      );
     } catch (err) {
       this.toMemory(err instanceof OpenTimeoutError ? 'blocked' : 'unavailable');
+      log.trusted = null;
       entries = await this.backend.readAll(); // what earlier pages of this tab kept
     }
     const fromStorage = this.backend.persistent;
     measure('saturate:open-read', t);
     t = nowMs();
-    const r = readRecords(entries, this.clock, this.tz);
+    const r = readRecords(entries, this.clock, this.tz, log.trusted);
     const { events, singles, puts, dels, meta, newer, cacheRaw } = r;
     this.quarantined.push(...r.quarantined);
     if (meta.success) this.meta = meta.data;
@@ -129,7 +145,14 @@ export class Progress {
     if (fromTab.length && this.backend.persistent && !this.notSaved) clearTabRecords(this.tabStorage);
     if (!newer && this.backend.persistent && !this.notSaved) {
       const c = compaction(singles.sort(compareEvents), eventKey);
-      if (c.puts.length) void this.write(c.puts, c.dels, true); // quiet: a failed compaction changes nothing
+      // Quiet: a failed compaction changes nothing. The snapshot goes in the same transaction, naming the new chunks too.
+      if (c.puts.length) {
+        const chunkKeys = [...r.chunkKeys, ...c.puts.map(([k]) => k)];
+        const inChunks = new Set(r.chunkEvents.map((e) => e.id));
+        const chunkEvents = [...r.chunkEvents, ...singles.filter((e) => !inChunks.has(e.id))].sort(compareEvents);
+        void this.write([...c.puts, [LOG_KEY, logSnapshotRecord(chunkKeys, chunkEvents)]], c.dels, true);
+      } else if (r.chunkKeys.length && !coversExactly(log.trusted, r.chunkKeys))
+        void this.write([[LOG_KEY, logSnapshotRecord(r.chunkKeys, r.chunkEvents)]], [], true);
     }
     t = nowMs();
     this.setEvents(events.sort(compareEvents));
