@@ -17,8 +17,8 @@ import {
   type ImportRefusal,
 } from '../lib/backup.ts';
 import { CACHE_KEY, scheduleFromCache, scheduleToCache } from './cache.ts';
-import { compaction, isChunkKey } from './chunks.ts';
-import { coversExactly, LOG_KEY, logSnapshotRecord, trustedLog, type TrustedLog } from './log-snapshot.ts';
+import { compaction } from './chunks.ts';
+import { LOG_KEY, snapshotAfterOpen, snapshotReader } from './log-snapshot.ts';
 import { readRecords } from './read.ts';
 import { deviceZoneName, eventKey } from './record.ts';
 import { OpenTimeoutError, readAllWithin, type Backend } from './kv.ts';
@@ -102,21 +102,10 @@ export class Progress {
     let entries: [string, unknown][];
     let t = nowMs();
     // The log snapshot (log-snapshot.ts), when it can be trusted: its chunks are not read or validated again.
-    const log: { trusted: TrustedLog | null } = { trusted: null };
-    const skipping = {
-      firstKey: LOG_KEY,
-      skip: (keys: readonly string[], first: unknown) => {
-        log.trusted = trustedLog(first, keys.filter(isChunkKey));
-        return log.trusted?.chunks ?? new Set<string>();
-      },
-    };
+    const log = snapshotReader();
     try {
-      entries = await readAllWithin(
-        this.backend,
-        this.options.openTimeoutMs,
-        this.options.openTimeoutMsPerRecord,
-        skipping,
-      );
+      const { openTimeoutMs, openTimeoutMsPerRecord } = this.options;
+      entries = await readAllWithin(this.backend, openTimeoutMs, openTimeoutMsPerRecord, log);
     } catch (err) {
       this.toMemory(err instanceof OpenTimeoutError ? 'blocked' : 'unavailable');
       log.trusted = null;
@@ -145,14 +134,15 @@ export class Progress {
     if (fromTab.length && this.backend.persistent && !this.notSaved) clearTabRecords(this.tabStorage);
     if (!newer && this.backend.persistent && !this.notSaved) {
       const c = compaction(singles.sort(compareEvents), eventKey);
-      // Quiet: a failed compaction changes nothing. The snapshot goes in the same transaction, naming the new chunks too.
-      if (c.puts.length) {
-        const chunkKeys = [...r.chunkKeys, ...c.puts.map(([k]) => k)];
-        const inChunks = new Set(r.chunkEvents.map((e) => e.id));
-        const chunkEvents = [...r.chunkEvents, ...singles.filter((e) => !inChunks.has(e.id))].sort(compareEvents);
-        void this.write([...c.puts, [LOG_KEY, logSnapshotRecord(chunkKeys, chunkEvents)]], c.dels, true);
-      } else if (r.chunkKeys.length && !coversExactly(log.trusted, r.chunkKeys))
-        void this.write([[LOG_KEY, logSnapshotRecord(r.chunkKeys, r.chunkEvents)]], [], true);
+      // Quiet: a failed compaction or snapshot changes nothing (log-snapshot.ts: one transaction for both).
+      const snap = snapshotAfterOpen(
+        r,
+        log.trusted,
+        c.puts.map(([k]) => k),
+        singles,
+      );
+      const puts: [string, unknown][] = [...c.puts, ...(snap ? [[LOG_KEY, snap] as [string, unknown]] : [])];
+      if (puts.length) void this.write(puts, c.dels, true);
     }
     t = nowMs();
     this.setEvents(events.sort(compareEvents));

@@ -14,8 +14,9 @@
  * and JSON.parse is faster than either (bench/progress-browser.ts).
  */
 import type { ProgressEvent } from '../schemas/progress-event.ts';
-import { EVENT_ID_PATTERN } from '../schemas/progress-event.ts';
+import { compareEvents, EVENT_ID_PATTERN } from '../schemas/progress-event.ts';
 import { isChunkKey } from './chunks.ts';
+import type { Skip } from './kv.ts';
 
 export const LOG_KEY = 'cache:log';
 
@@ -69,4 +70,45 @@ export function logSnapshotRecord(chunkKeys: readonly string[], events: readonly
 /** Whether the stored snapshot already covers exactly these chunks (nothing to rewrite). */
 export function coversExactly(trusted: TrustedLog | null, chunkKeys: readonly string[]): boolean {
   return trusted !== null && trusted.chunks.size === chunkKeys.length && chunkKeys.every((k) => trusted.chunks.has(k));
+}
+
+/**
+ * The snapshot to write after an open, or null when the stored one still covers every chunk: with
+ * a compaction it names the new chunks too (written in the same transaction: if that fails, the
+ * snapshot names chunks that are not stored and is ignored). `compactedSingles`: the single events
+ * just moved into `newChunkKeys`.
+ */
+export function snapshotAfterOpen(
+  read: { chunkKeys: readonly string[]; chunkEvents: readonly ProgressEvent[] },
+  trusted: TrustedLog | null,
+  newChunkKeys: readonly string[] = [],
+  compactedSingles: readonly ProgressEvent[] = [],
+): LogSnapshot | null {
+  if (newChunkKeys.length === 0)
+    return read.chunkKeys.length && !coversExactly(trusted, read.chunkKeys)
+      ? logSnapshotRecord(read.chunkKeys, read.chunkEvents)
+      : null;
+  const inChunks = new Set(read.chunkEvents.map((e) => e.id));
+  const events = [...read.chunkEvents, ...compactedSingles.filter((e) => !inChunks.has(e.id))].sort(compareEvents);
+  return logSnapshotRecord([...read.chunkKeys, ...newChunkKeys], events);
+}
+
+/** A read that leaves out the chunks a trusted snapshot covers (kv.ts `readAllWithin`); `trusted` once it ran. */
+export interface SnapshotReader {
+  firstKey: string;
+  skip: Skip;
+  trusted: TrustedLog | null;
+}
+
+/** A fresh reader for one open. */
+export function snapshotReader(): SnapshotReader {
+  const reader: SnapshotReader = {
+    firstKey: LOG_KEY,
+    trusted: null,
+    skip: (keys, first) => {
+      reader.trusted = trustedLog(first, keys.filter(isChunkKey));
+      return reader.trusted?.chunks ?? new Set<string>();
+    },
+  };
+  return reader;
 }
