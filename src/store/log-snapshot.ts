@@ -59,6 +59,8 @@ export function trustedLog(raw: unknown, storedKeys: readonly string[]): Trusted
     return null;
   }
   if (!Array.isArray(events) || events.length !== s.count || !events.every(isEventLike)) return null;
+  // Strictly in (at, id) order, as written: sorted, and no event twice.
+  for (let i = 1; i < events.length; i++) if (compareEvents(events[i - 1], events[i]) >= 0) return null;
   return { chunks: new Set(s.chunks), events: events as ProgressEvent[] };
 }
 

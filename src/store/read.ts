@@ -52,8 +52,13 @@ export function readRecords(
   const seen = new Set<string>();
   const singles: ProgressEvent[] = [];
   const chunkKeys: string[] = trusted ? [...trusted.chunks] : [];
-  const chunkEvents: ProgressEvent[] = [];
-  const inChunks = new Set<string>();
+  // Validated, unique and sorted when the snapshot was written (log-snapshot.ts); its chunks are not in `entries`.
+  const chunkEvents: ProgressEvent[] = trusted ? trusted.events : [];
+  for (const e of chunkEvents) {
+    seen.add(e.id);
+    events.push(e);
+  }
+  let inChunks: Set<string> | null = null; // built only when a chunk is read too
   const keep = (e: ProgressEvent) => {
     if (seen.has(e.id)) return; // in a chunk and a single, or two chunks: the union by id
     seen.add(e.id);
@@ -61,12 +66,11 @@ export function readRecords(
   };
   const keepFromChunk = (e: ProgressEvent) => {
     keep(e);
+    inChunks ??= new Set(chunkEvents.map((c) => c.id));
     if (inChunks.has(e.id)) return;
     inChunks.add(e.id);
     chunkEvents.push(e);
   };
-  // Validated when the snapshot was written (log-snapshot.ts); its chunks are not in `entries`.
-  for (const e of trusted?.events ?? []) keepFromChunk(e);
   const quarantined: QuarantinedRecord[] = [];
   const puts: [string, unknown][] = [];
   const dels: string[] = [];
@@ -159,6 +163,6 @@ export function readRecords(
     newer,
     cacheRaw,
     chunkKeys,
-    chunkEvents: chunkEvents.sort(compareEvents),
+    chunkEvents: inChunks ? chunkEvents.sort(compareEvents) : chunkEvents,
   };
 }

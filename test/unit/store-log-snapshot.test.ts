@@ -68,6 +68,13 @@ describe('the log snapshot (cache:log)', () => {
     ['an item that is no event', (s: LogSnapshot) => ({ ...s, text: JSON.stringify([{ hello: 1 }]), count: 1 })],
     ['a chunk no longer stored (stale)', (s: LogSnapshot) => ({ ...s, chunks: [...s.chunks, 'c:gone~gone~1.x'] })],
     ['not an object at all', () => 'garbage'],
+    [
+      'an event twice',
+      (s: LogSnapshot) => {
+        const evs = JSON.parse(s.text) as unknown[];
+        return { ...s, text: JSON.stringify([evs[0], ...evs]), count: s.count + 1 };
+      },
+    ],
   ])('a snapshot with %s is ignored: every event is read from the chunks, and it is rewritten', async (_, spoil) => {
     const { store, events, snap } = await compactedStore();
     await rawPut(store, LOG_KEY, spoil(snap));
