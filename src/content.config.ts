@@ -10,6 +10,7 @@ import { CardSchema } from './schemas/card.ts';
 import { CuratedQuizSchema, GlossaryTermSchema } from './schemas/quiz.ts';
 import { checkDeck, type DeckEntry } from './lib/deck-check.ts';
 import { LabSchema } from './schemas/lab.ts';
+import { RoleSchema } from './schemas/role.ts';
 
 const slugOf = (entry: string) => entry.replace(/\\/g, '/').split('/').pop()!.replace(/\.md$/, '');
 
@@ -56,4 +57,7 @@ const glossary = defineCollection({ loader: file('content/glossary.yaml'), schem
 /** Hands-on labs in content/labs/<slug>.md; cross-file checks (cards, question ids) run in src/data/labs.ts. */
 const labs = defineCollection({ loader: glob({ pattern: '*.md', base: './content/labs' }), schema: LabSchema });
 
-export const collections = { cards, quizzes, glossary, labs };
+/** Roles whose interviews cover GPU utilization; their cards are checked against the deck in src/data/roles.ts. */
+const roles = defineCollection({ loader: file('content/roles.yaml'), schema: RoleSchema });
+
+export const collections = { cards, quizzes, glossary, labs, roles };

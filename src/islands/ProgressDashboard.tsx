@@ -109,11 +109,10 @@ export default function ProgressDashboard({ cards, topics }: Props) {
             </dd>
           </div>
         </dl>
+        {/* Short on purpose: the rules are the page's static intro (src/pages/progress/index.astro), the largest
+            text in the first view, so it is painted with the HTML and nothing larger arrives with the numbers. */}
         <p className="muted">
-          {streak.todayDone
-            ? 'Today counts.'
-            : `Today counts once you read a card to the end or answer ${ANSWERS_PER_DAY} questions.`}{' '}
-          One freeze is earned per 7 days in a row (2 at most) and covers a missed day on its own.
+          {streak.todayDone ? 'Today counts.' : `Today counts after a card read or ${ANSWERS_PER_DAY} answers.`}
           {streak.frozenDays.length > 0 && ` Freezes used: ${streak.frozenDays.map(longDay).join(', ')}.`}
         </p>
       </section>

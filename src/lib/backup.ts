@@ -9,6 +9,7 @@
  * newest event per card, so an old backup cannot undo a newer save or unsave.
  */
 import * as z from 'zod/mini';
+import { MAX_BACKUP_BYTES } from './backup-limits.ts';
 import {
   compareEvents,
   describeIssues,
@@ -19,12 +20,8 @@ import { parseEvent } from '../schemas/parse-event.ts';
 
 export const BACKUP_FORMAT = 'saturate-progress';
 export const BACKUP_VERSION = 1;
-/**
- * Files above this are refused before parsing. A heavy learner's own export is ~11.4 MB at 50,000
- * answers (bench/progress.ts), so 32 MB leaves room for ~140,000 answers and still refuses the
- * 50 MB file that is not a backup.
- */
-export const MAX_BACKUP_BYTES = 32 * 1024 * 1024;
+/** Files above this are refused before parsing (src/lib/backup-limits.ts says why 32 MB). */
+export { MAX_BACKUP_BYTES };
 /** Most events a backup may hold. */
 export const MAX_BACKUP_EVENTS = 2_000_000;
 const MAX_STRING = 1_000;

@@ -4,7 +4,7 @@
  */
 import type { ProgressEvent } from '../schemas/progress-event.ts';
 import { buildSchedule, type Schedule } from './review.ts';
-import { dayToIso, localDay, weekdayOf } from './streak.ts';
+import { dayToIso, localDay, MIDNIGHT, weekdayOf, type DayStartAt } from './streak.ts';
 
 /** Days in the heatmap: 12 weeks. */
 export const HEATMAP_DAYS = 84;
@@ -56,6 +56,8 @@ export interface StatsOptions {
   schedule?: Schedule;
   /** The learner's current zone (IANA); defaults to UTC. */
   tz?: string;
+  /** When each day starts (src/lib/rhythm.ts `dayStartAt`); midnight by default. */
+  startAt?: DayStartAt;
 }
 
 function level(n: number): HeatmapDay['level'] {
@@ -68,7 +70,8 @@ function level(n: number): HeatmapDay['level'] {
  */
 export function computeStats(events: readonly ProgressEvent[], now: number, options: StatsOptions = {}): Stats {
   const tz = options.tz ?? 'UTC';
-  const today = localDay(now, tz);
+  const startAt = options.startAt ?? MIDNIGHT;
+  const today = localDay(now, tz, undefined, startAt(now));
   const first = today - HEATMAP_DAYS + 1;
   const answersByDay = new Int32Array(HEATMAP_DAYS);
   const readsByDay = new Int32Array(HEATMAP_DAYS);
@@ -99,12 +102,12 @@ export function computeStats(events: readonly ProgressEvent[], now: number, opti
         s.correct++;
         totals.correct++;
       }
-      const d = localDay(e.at, e.tz, e.offsetMin) - first;
+      const d = localDay(e.at, e.tz, e.offsetMin, startAt(e.at)) - first;
       if (d >= 0 && d < HEATMAP_DAYS) answersByDay[d]!++;
     } else if (e.type === 'card-read') {
       topic(e.topic).read.add(e.cardId);
       readCards.add(e.cardId);
-      const d = localDay(e.at, e.tz, e.offsetMin) - first;
+      const d = localDay(e.at, e.tz, e.offsetMin, startAt(e.at)) - first;
       const key = `${d}|${e.cardId}`;
       if (d >= 0 && d < HEATMAP_DAYS && !readThatDay.has(key)) {
         readThatDay.add(key);
@@ -145,7 +148,7 @@ export function computeStats(events: readonly ProgressEvent[], now: number, opti
   const due = new Array<number>(7).fill(0);
   for (const s of schedule.questions.values()) {
     const dueMs = s.card.due.getTime();
-    const d = Math.max(0, localDay(dueMs, tz) - today);
+    const d = Math.max(0, localDay(dueMs, tz, undefined, startAt(dueMs)) - today);
     if (d < 7) due[d]!++;
   }
   const reviewsDue = due.map((count, i) => ({ day: dayToIso(today + i), count }));

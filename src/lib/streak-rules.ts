@@ -16,11 +16,13 @@ export const MAX_FREEZES = 2;
 export const MS_PER_DAY = 86_400_000;
 
 /**
- * The local date of an instant at UTC offset `offsetMin` (minutes, east positive), as days since 1970-01-01.
+ * The local date of an instant at UTC offset `offsetMin` (minutes, east positive), as days since 1970-01-01,
+ * for a day that starts at `startHour` local time (0 = midnight; src/lib/rhythm.ts keeps the learner's choice).
  * @example dayNumber(Date.parse('2026-05-04T23:30:00+02:00'), 120) // 20577 (2026-05-04)
+ * @example dayNumber(Date.parse('2026-05-05T03:30:00+02:00'), 120, 4) // 20577 (still 2026-05-04's day)
  */
-export function dayNumber(at: number, offsetMin: number): number {
-  return Math.floor((at + offsetMin * 60_000) / MS_PER_DAY);
+export function dayNumber(at: number, offsetMin: number, startHour = 0): number {
+  return Math.floor((at + offsetMin * 60_000 - startHour * 3_600_000) / MS_PER_DAY);
 }
 
 /** What the rules look at to tell whether an event counts. */
@@ -92,6 +94,8 @@ export interface StreakToday extends DayTally {
   /** The local day (days since 1970-01-01 in `tz`) this summary is for; stale on any other day. */
   day: number;
   tz: string;
+  /** The hour (local) at which `day` started (src/lib/rhythm.ts); absent in summaries cached before it existed: 0. */
+  startHour?: number;
   current: number;
   todayDone: boolean;
   freezesHeld: number;
@@ -113,11 +117,12 @@ export const NO_STREAK: Readonly<StreakNow> = Object.freeze({
  * day to the run (a broken run restarts at 1), which may earn a freeze.
  * @example streakToday(NO_STREAK, EMPTY_DAY, 20577, 'UTC').currentIfTodayDone // 1
  */
-export function streakToday(streak: StreakNow, tally: DayTally, day: number, tz: string): StreakToday {
+export function streakToday(streak: StreakNow, tally: DayTally, day: number, tz: string, startHour = 0): StreakToday {
   const run = streak.current + 1;
   return {
     day,
     tz,
+    startHour,
     current: streak.current,
     todayDone: streak.todayDone,
     freezesHeld: streak.freezesHeld,

@@ -75,12 +75,21 @@ export function offsetMinutesIn(tz: string, at: number): number {
 }
 
 /**
- * The local calendar date of an instant, as days since 1970-01-01. Uses the recorded offset when
- * there is one, else the zone's rules.
+ * The local day of an instant, as days since 1970-01-01, for a day starting at `startHour` (0 = midnight).
+ * Uses the recorded offset when there is one, else the zone's rules.
  */
-export function localDay(at: number, tz: string, offsetMin?: number): number {
-  return dayNumber(at, offsetMin ?? offsetMinutesIn(tz, at));
+export function localDay(at: number, tz: string, offsetMin?: number, startHour = 0): number {
+  return dayNumber(at, offsetMin ?? offsetMinutesIn(tz, at), startHour);
 }
+
+/**
+ * The hour (local, 0–23) at which the day containing instant `at` starts: the learner's choice in
+ * effect then (src/lib/rhythm.ts `dayStartAt`), so changing it never moves an earlier event.
+ */
+export type DayStartAt = (at: number) => number;
+
+/** Days start at midnight (the rule before the learner could choose). */
+export const MIDNIGHT: DayStartAt = () => 0;
 
 /** The zone at `at` as an event records it, for a zone name. */
 export function zoneAt(tz: string, at: number): Zone {
@@ -108,12 +117,12 @@ export interface DayEvent {
 }
 
 /** The local days that count, ascending (day numbers). */
-export function activeDays(events: readonly DayEvent[]): number[] {
+export function activeDays(events: readonly DayEvent[], startAt: DayStartAt = MIDNIGHT): number[] {
   const tallies = new Map<number, DayTally>();
   const days = new Set<number>();
   for (const e of events) {
     if (!isStreakEvent(e)) continue;
-    const d = localDay(e.at, e.tz, e.offsetMin);
+    const d = localDay(e.at, e.tz, e.offsetMin, startAt(e.at));
     const t = tallied(tallies.get(d) ?? EMPTY_DAY, e);
     tallies.set(d, t);
     if (dayCounts(t)) days.add(d);
@@ -141,14 +150,20 @@ export interface StreakSummary {
 /**
  * Current and longest streak, freezes and the week strip, as of `now` in zone `tz` (the zone the
  * learner is in now, an IANA name). `events`: active answers, card reads and lab completions.
+ * `startAt`: when each day starts (midnight unless the learner chose another hour: src/lib/rhythm.ts).
  * @example
  * const read = (iso: string): DayEvent => ({ type: 'card-read', at: Date.parse(iso), tz: 'Europe/Berlin' });
  * const events = [read('2026-03-28T23:30:00+01:00'), read('2026-03-29T12:00:00+02:00'), read('2026-03-30T00:30:00+02:00')];
  * computeStreak(events, Date.parse('2026-03-30T10:00:00+02:00'), 'Europe/Berlin').current // 3, across the 23-hour day
  */
-export function computeStreak(events: readonly DayEvent[], now: number, tz: string): StreakSummary {
-  const days = activeDays(events);
-  const today = localDay(now, tz);
+export function computeStreak(
+  events: readonly DayEvent[],
+  now: number,
+  tz: string,
+  startAt: DayStartAt = MIDNIGHT,
+): StreakSummary {
+  const days = activeDays(events, startAt);
+  const today = localDay(now, tz, undefined, startAt(now));
   const status = new Map<number, DayStatus>();
   let run = 0;
   let longest = 0;
@@ -201,9 +216,15 @@ export function computeStreak(events: readonly DayEvent[], now: number, tz: stri
 }
 
 /** The tally of local day `day` in `events` (those of the last two days are looked at). */
-export function tallyOf(events: readonly DayEvent[], day: number, now: number): DayTally {
+export function tallyOf(
+  events: readonly DayEvent[],
+  day: number,
+  now: number,
+  startAt: DayStartAt = MIDNIGHT,
+): DayTally {
   let tally: DayTally = EMPTY_DAY;
   for (const e of events)
-    if (e.at > now - 2 * MS_PER_DAY && localDay(e.at, e.tz, e.offsetMin) === day) tally = tallied(tally, e);
+    if (e.at > now - 2 * MS_PER_DAY && localDay(e.at, e.tz, e.offsetMin, startAt(e.at)) === day)
+      tally = tallied(tally, e);
   return tally;
 }

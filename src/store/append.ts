@@ -165,7 +165,7 @@ export function createAppendWriter(store: UseStore = defaultStore(), options: Ap
  */
 function updateStreakCache(record: StoredRecord): void {
   const c = readStreakCache();
-  if (!c || dayNumber(record.at, record['offsetMin'] as number) !== c.day) return;
+  if (!c || dayNumber(record.at, record['offsetMin'] as number, c.startHour ?? 0) !== c.day) return;
   const next = afterTodayEvent(c, { type: record.type, passed: record['passed'] as boolean | undefined });
   if (next !== c) writeStreakCache(next);
 }

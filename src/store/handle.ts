@@ -18,6 +18,7 @@ import {
 } from '../lib/backup.ts';
 import { CACHE_KEY, scheduleFromCache, scheduleToCache } from './cache.ts';
 import { compaction } from './chunks.ts';
+import { LOG_KEY, snapshotAfterOpen, snapshotReader } from './log-snapshot.ts';
 import { readRecords } from './read.ts';
 import { deviceZoneName, eventKey } from './record.ts';
 import { OpenTimeoutError, readAllWithin, type Backend } from './kv.ts';
@@ -100,16 +101,20 @@ export class Progress {
   async load(): Promise<void> {
     let entries: [string, unknown][];
     let t = nowMs();
+    // The log snapshot (log-snapshot.ts), when it can be trusted: its chunks are not read or validated again.
+    const log = snapshotReader();
     try {
-      entries = await readAllWithin(this.backend, this.options.openTimeoutMs, this.options.openTimeoutMsPerRecord);
+      const { openTimeoutMs, openTimeoutMsPerRecord } = this.options;
+      entries = await readAllWithin(this.backend, openTimeoutMs, openTimeoutMsPerRecord, log);
     } catch (err) {
       this.toMemory(err instanceof OpenTimeoutError ? 'blocked' : 'unavailable');
+      log.trusted = null;
       entries = await this.backend.readAll(); // what earlier pages of this tab kept
     }
     const fromStorage = this.backend.persistent;
     measure('saturate:open-read', t);
     t = nowMs();
-    const r = readRecords(entries, this.clock, this.tz);
+    const r = readRecords(entries, this.clock, this.tz, log.trusted);
     const { events, singles, puts, dels, meta, newer, cacheRaw } = r;
     this.quarantined.push(...r.quarantined);
     if (meta.success) this.meta = meta.data;
@@ -129,7 +134,15 @@ export class Progress {
     if (fromTab.length && this.backend.persistent && !this.notSaved) clearTabRecords(this.tabStorage);
     if (!newer && this.backend.persistent && !this.notSaved) {
       const c = compaction(singles.sort(compareEvents), eventKey);
-      if (c.puts.length) void this.write(c.puts, c.dels, true); // quiet: a failed compaction changes nothing
+      // Quiet: a failed compaction or snapshot changes nothing (log-snapshot.ts: one transaction for both).
+      const snap = snapshotAfterOpen(
+        r,
+        log.trusted,
+        c.puts.map(([k]) => k),
+        singles,
+      );
+      const puts: [string, unknown][] = [...c.puts, ...(snap ? [[LOG_KEY, snap] as [string, unknown]] : [])];
+      if (puts.length) void this.write(puts, c.dels, true);
     }
     t = nowMs();
     this.setEvents(events.sort(compareEvents));

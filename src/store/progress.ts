@@ -13,6 +13,8 @@
  *   meta              { schemaVersion, persistRequestedAt?, persistGranted? }
  *   q:<key>           a record that failed validation: { key, value, reason, quarantinedAt }
  *   cache:schedule    the FSRS schedule folded so far (derived; rebuilt when it does not match)
+ *   cache:log         the chunks' events, validated, as one JSON string (derived; log-snapshot.ts): a warm
+ *                     open reads it instead of the chunks it names; ignored when stale or corrupt
  * Everything else (streak, saved cards, review queue, stats) is derived from the events.
  *
  * Lifecycle: `openProgress(options, store)` reads every record once, validates each (read.ts; zod, with a
@@ -33,7 +35,7 @@
  * Clocks: every function that stamps an event takes `now` (or the detail's `at`) from the caller.
  */
 import { computeStreak, offsetMinutesIn, type StreakSummary } from '../lib/streak.ts';
-import { streakEvents } from './views.ts';
+import { deviceDayStart, streakEvents } from './views.ts';
 import {
   lastActiveAnswer,
   Progress,
@@ -58,7 +60,8 @@ import type {
 import type { AnswerEvent, Zone } from '../schemas/progress-event.ts';
 
 export { measure } from './timing.ts';
-export { computeStats, streakCacheOf, streakEvents, streakOf } from './views.ts';
+export { computeStats, deviceDayStart, streakCacheOf, streakEvents, streakOf } from './views.ts';
+export { loadRhythm, saveRhythm, watchRhythm } from './rhythm.ts';
 /** The header badge's cached streak for today, if any, and its writer (see record.ts). */
 export { readStreakCache, writeStreakCache } from './record.ts';
 export { Progress, ProgressRecordError, deviceZoneName, NOT_SAVED_MESSAGES } from './handle.ts';
@@ -244,7 +247,7 @@ export async function getStreak(
   store: UseStore = defaultStore(),
 ): Promise<StreakSummary> {
   const { now, tz = deviceZoneName(now) } = query;
-  return computeStreak(streakEvents(await loadProgress(store)), now, tz);
+  return computeStreak(streakEvents(await loadProgress(store)), now, tz, deviceDayStart(now));
 }
 
 /** Everything as a versioned JSON backup: `{ fileName, text }` to offer as a download. */

@@ -7,6 +7,7 @@ import { CACHE_KEY } from './cache.ts';
 import { isChunkKey, MAX_CHUNK_ITEMS } from './chunks.ts';
 import { CURRENT_SCHEMA_VERSION, migrateV1, V1_KEY } from './migrations.ts';
 import {
+  compareEvents,
   describeIssues,
   MetaSchema,
   QuarantineSchema,
@@ -17,6 +18,7 @@ import {
 import { parseEvent } from '../schemas/parse-event.ts';
 
 import { eventKey } from './record.ts';
+import { LOG_KEY, type TrustedLog } from './log-snapshot.ts';
 
 export { eventKey };
 
@@ -34,17 +36,40 @@ export interface ReadResult {
   /** Written by a newer release (`meta.schemaVersion` above ours): read, never changed. */
   newer: boolean;
   cacheRaw: unknown;
+  /** The chunks stored and kept (read, or covered by the log snapshot), and their events once each, sorted. */
+  chunkKeys: string[];
+  chunkEvents: ProgressEvent[];
 }
 
 /** Classifies every [key, value] read from the store. `clock` stamps quarantines; `tz` dates v1 records. */
-export function readRecords(entries: readonly [string, unknown][], clock: () => number, tz: string): ReadResult {
+export function readRecords(
+  entries: readonly [string, unknown][],
+  clock: () => number,
+  tz: string,
+  trusted: TrustedLog | null = null,
+): ReadResult {
   const events: ProgressEvent[] = [];
   const seen = new Set<string>();
   const singles: ProgressEvent[] = [];
+  const chunkKeys: string[] = trusted ? [...trusted.chunks] : [];
+  // Validated, unique and sorted when the snapshot was written (log-snapshot.ts); its chunks are not in `entries`.
+  const chunkEvents: ProgressEvent[] = trusted ? trusted.events : [];
+  for (const e of chunkEvents) {
+    seen.add(e.id);
+    events.push(e);
+  }
+  let inChunks: Set<string> | null = null; // built only when a chunk is read too
   const keep = (e: ProgressEvent) => {
     if (seen.has(e.id)) return; // in a chunk and a single, or two chunks: the union by id
     seen.add(e.id);
     events.push(e);
+  };
+  const keepFromChunk = (e: ProgressEvent) => {
+    keep(e);
+    inChunks ??= new Set(chunkEvents.map((c) => c.id));
+    if (inChunks.has(e.id)) return;
+    inChunks.add(e.id);
+    chunkEvents.push(e);
   };
   const quarantined: QuarantinedRecord[] = [];
   const puts: [string, unknown][] = [];
@@ -80,14 +105,17 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
         const e = parseEvent(item);
         if (e.success) {
           good.push(e.data);
-          keep(e.data);
+          keepFromChunk(e.data);
         } else if (!newer) quarantine(`${key}#${i}`, item, describeIssues(e.error));
       });
+      if (good.length) chunkKeys.push(key);
       if (good.length < value.length && !newer) {
         if (good.length)
           puts.push([key, good]); // the chunk without what was quarantined
         else dels.push(key);
       }
+    } else if (key.startsWith('q:cache:')) {
+      if (!newer) dels.push(key); // a cache set aside by an older release: derived data, rebuilt
     } else if (key.startsWith('q:')) {
       const q = QuarantineSchema.safeParse(value);
       // Set aside by an older release for what this one accepts (e.g. a late answer's time, now
@@ -104,6 +132,8 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
       }
       quarantined.push(q.success ? q.data : { key, value, reason: 'unreadable quarantine record', quarantinedAt: 0 });
     } else if (key === CACHE_KEY) cacheRaw = value;
+    else if (key === LOG_KEY)
+      continue; // read before everything else (log-snapshot.ts)
     else if (key === 'meta') {
       if (!meta.success && metaRaw !== undefined && !newer) quarantine(key, value, describeIssues(meta.error));
     } else if (key === V1_KEY && !newer && !(meta.success && meta.data.schemaVersion >= 2)) {
@@ -132,5 +162,7 @@ export function readRecords(entries: readonly [string, unknown][], clock: () => 
         : { success: false },
     newer,
     cacheRaw,
+    chunkKeys,
+    chunkEvents: inChunks ? chunkEvents.sort(compareEvents) : chunkEvents,
   };
 }

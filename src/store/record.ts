@@ -126,8 +126,8 @@ export type StreakCache = StreakToday;
 
 export const STREAK_CACHE_KEY = 'saturate:streak';
 
-/** Today's local day number on this device (its zone's offset now). */
-export const deviceDay = (now: number) => dayNumber(now, -new Date(now).getTimezoneOffset());
+/** Today's local day number on this device (its zone's offset now), for days starting at `startHour`. */
+export const deviceDay = (now: number, startHour = 0) => dayNumber(now, -new Date(now).getTimezoneOffset(), startHour);
 /** Dispatched on window when this tab changes the cache (other tabs get a `storage` event). */
 export const STREAK_CACHE_EVENT = 'saturate:streak-cache';
 
@@ -141,7 +141,8 @@ export function readStreakCache(now = Date.now()): StreakCache | null {
       typeof c !== 'object' ||
       !c ||
       c.tz !== deviceZoneName(now) ||
-      c.day !== deviceDay(now) ||
+      (c.startHour !== undefined && !(Number.isInteger(c.startHour) && c.startHour >= 0 && c.startHour <= 23)) ||
+      c.day !== deviceDay(now, c.startHour ?? 0) ||
       typeof c.current !== 'number'
     )
       return null;

@@ -3,14 +3,35 @@
  * page's numbers. Re-exported by progress.ts, the store's public API. Nothing here writes.
  */
 import { computeStats as computeStatsFrom, type Stats, type StatsOptions } from '../lib/stats.ts';
-import { computeStreak, countsDayAlone, localDay, streakToday, tallyOf, type StreakSummary } from '../lib/streak.ts';
+import {
+  computeStreak,
+  countsDayAlone,
+  localDay,
+  streakToday,
+  tallyOf,
+  type DayStartAt,
+  type StreakSummary,
+} from '../lib/streak.ts';
+import { dayStartAt } from '../lib/rhythm.ts';
+import { loadRhythm } from './rhythm.ts';
 import type { AnswerEvent, ProgressEvent } from '../schemas/progress-event.ts';
 import type { ProgressSnapshot } from './snapshot.ts';
 import { deviceZoneName, type StreakCache } from './record.ts';
 
-/** The streak in a snapshot as of `now`, in the device's zone then (or `tz`). Sync; writes nothing. */
-export function streakOf(s: ProgressSnapshot, now: number, tz: string = deviceZoneName(now)): StreakSummary {
-  return computeStreak(streakEvents(s), now, tz);
+/** When each day starts: the learner's rhythm on this device (rhythm.ts). */
+export const deviceDayStart = (now: number): DayStartAt => dayStartAt(loadRhythm(now));
+
+/**
+ * The streak in a snapshot as of `now`, in the device's zone then (or `tz`), with days starting as
+ * the learner chose (or `startAt`). Sync; writes nothing to the log.
+ */
+export function streakOf(
+  s: ProgressSnapshot,
+  now: number,
+  tz: string = deviceZoneName(now),
+  startAt: DayStartAt = deviceDayStart(now),
+): StreakSummary {
+  return computeStreak(streakEvents(s), now, tz, startAt);
 }
 
 /**
@@ -23,9 +44,11 @@ export function streakCacheOf(
   streak: StreakSummary,
   now: number,
   tz: string = deviceZoneName(now),
+  startAt: DayStartAt = deviceDayStart(now),
 ): StreakCache {
-  const day = localDay(now, tz);
-  return streakToday(streak, tallyOf(streakEvents(s), day, now), day, tz);
+  const startHour = startAt(now);
+  const day = localDay(now, tz, undefined, startHour);
+  return streakToday(streak, tallyOf(streakEvents(s), day, now, startAt), day, tz, startHour);
 }
 
 /** The events streaks count: active answers, and card reads and labs (src/lib/streak-rules.ts `countsDayAlone`). */
@@ -39,7 +62,11 @@ export function computeStats(
   now: number,
   options: Omit<StatsOptions, 'schedule'> = {},
 ): Stats {
-  return computeStatsFrom(snapshot.events, now, { ...options, schedule: snapshot.schedule });
+  return computeStatsFrom(snapshot.events, now, {
+    startAt: deviceDayStart(now),
+    ...options,
+    schedule: snapshot.schedule,
+  });
 }
 
 /** Helper for tests and the store: is this answer the newest one that still counts? */

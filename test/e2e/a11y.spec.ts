@@ -61,6 +61,13 @@ const PAGES: PageType[] = [
   { name: 'random practice, answered', path: '/practice/random/?seed=a11y', ready: answerFirst },
   ...(curated ? [{ name: 'curated quiz', path: curated, ready: answerFirst }] : []),
   { name: 'glossary', path: '/glossary/' },
+  { name: 'roles', path: '/roles/', needs: 'dist/roles/index.html' },
+  {
+    name: 'role quiz, answered',
+    path: '/roles/ml-engineer/quiz/',
+    needs: 'dist/roles/ml-engineer/quiz/index.html',
+    ready: answerFirst,
+  },
   {
     name: 'search, with results',
     path: '/search/',

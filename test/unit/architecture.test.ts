@@ -4,7 +4,7 @@
  */
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { codeFiles, importsOf, loadTimeIdentifiers, ROOT } from './source-files.ts';
+import { codeFiles, importsOf, loadTimeIdentifiers, ROOT, scriptOf } from './source-files.ts';
 
 interface Edge {
   from: string;
@@ -94,5 +94,25 @@ describe('import rules', () => {
     };
     for (const f of files) walk(f, []);
     expect(cycles).toEqual([]);
+  });
+});
+
+describe('where shared models live (issue 16, item 8)', () => {
+  const schema = 'src/schemas/progress-event.ts';
+  test('the progress event schema is in src/schemas, imported by both the store and src/lib, defined nowhere else', () => {
+    const importers = edges.filter((e) => e.to !== null && e.to.replace(/\.ts$/, '') === schema.replace(/\.ts$/, ''));
+    expect(importers.some((e) => under('src/store')(e.from))).toBe(true);
+    expect(importers.some((e) => under('src/lib')(e.from))).toBe(true);
+    const defined = files.filter(
+      (f) => f !== schema && /export const (?:ProgressEvent|AnswerEvent|CardReadEvent)Schema\b/.test(scriptOf(f)),
+    );
+    expect(defined).toEqual([]);
+  });
+
+  test("the quiz islands' shared types are not in Quiz.tsx: it is imported only for its component", () => {
+    const named = files.filter((f) =>
+      /import\s+(?:type\s+)?(?:\w+\s*,\s*)?\{[^}]*\}\s*from\s*'[^']*\/Quiz\.tsx'/.test(scriptOf(f)),
+    );
+    expect(named).toEqual([]);
   });
 });

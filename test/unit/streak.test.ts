@@ -229,6 +229,7 @@ describe("the header badge's summary of today", () => {
     expect(streakToday(NO_STREAK, EMPTY_DAY, 20577, 'UTC')).toEqual({
       day: 20577,
       tz: 'UTC',
+      startHour: 0,
       current: 0,
       todayDone: false,
       freezesHeld: 0,

@@ -5,7 +5,7 @@
  */
 import { useRef, useState } from 'react';
 import type { ImportPreview, ImportRefusal, ImportResult } from '../../store/progress.ts';
-import { MAX_BACKUP_BYTES } from '../../lib/backup.ts';
+import { MAX_BACKUP_BYTES } from '../../lib/backup-limits.ts';
 import { formatBytes, plural } from '../../lib/progress-text.ts';
 import { usableLocale } from '../../lib/locale.ts';
 
