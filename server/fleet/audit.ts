@@ -23,6 +23,7 @@ import {
   type FleetHost,
 } from './collect.ts';
 import type { PrometheusClient } from './prometheus-api.ts';
+import { costOf, type CostSummary } from './cost.ts';
 
 export const MAX_SEGMENTS = 28;
 
@@ -34,7 +35,7 @@ export interface AuditOptions {
   /** The end of the window, unix seconds. */
   endS: number;
   selector?: string | undefined;
-  /** US dollars per GPU-hour, for the cost of the wasteful hours; null: hours only. */
+  /** US dollars per GPU-hour for every GPU; null: each model's default (src/lib/gpu-prices.ts), where it has one. */
   pricePerGpuHour: number | null;
   /** Seconds of raw scrapes the live verdict reads (default 300). */
   liveS?: number;
@@ -50,6 +51,8 @@ export interface GpuAudit extends FleetGpu {
   reportedHours: number;
   /** Energy over the window from the counter, kWh; null when the counter is not exported. */
   energyKWh: number | null;
+  /** The price its hours are costed at (given, else its model's default), US $/GPU-hour; null: unpriced. */
+  pricePerGpuHour: number | null;
 }
 
 export interface AuditReport {
@@ -64,10 +67,8 @@ export interface AuditReport {
     byKind: Partial<Record<BottleneckKind, number>>;
     /** GPU-hours in any of WASTE_KINDS. */
     wastefulHours: number;
-    pricePerGpuHour: number | null;
-    wastefulCostUsd: number | null;
     energyKWh: number | null;
-  };
+  } & CostSummary;
 }
 
 /**
@@ -122,11 +123,14 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
         hours: {},
         reportedHours: 0,
         energyKWh: energyOf.has(g.key) ? energyOf.get(g.key)! / 3.6e9 : null,
+        pricePerGpuHour: null,
       });
     });
   }
   for (const h of segments) accumulate(h, segmentS, byKey, energyOf);
   const gpus = [...byKey.values()].sort((a, b) => a.hostname.localeCompare(b.hostname) || a.gpu - b.gpu);
+  const cost = costOf(gpus, opts.pricePerGpuHour);
+  gpus.forEach((g, i) => (g.pricePerGpuHour = cost.perGpu[i] ?? null));
   const byKind: Partial<Record<BottleneckKind, number>> = {};
   for (const g of gpus)
     for (const [k, v] of Object.entries(g.hours)) byKind[k as BottleneckKind] = (byKind[k as BottleneckKind] ?? 0) + v;
@@ -142,8 +146,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
       gpuHours: gpus.reduce((a, g) => a + g.reportedHours, 0),
       byKind,
       wastefulHours,
-      pricePerGpuHour: opts.pricePerGpuHour,
-      wastefulCostUsd: opts.pricePerGpuHour === null ? null : wastefulHours * opts.pricePerGpuHour,
+      ...cost.summary,
       energyKWh: energies.length ? energies.reduce((a, b) => a + b, 0) : null,
     },
   };
@@ -189,6 +192,7 @@ function accumulate(h: FleetHost, segmentS: number, byKey: Map<string, GpuAudit>
           hours: {},
           reportedHours: 0,
           energyKWh: energyOf.has(g.key) ? energyOf.get(g.key)! / 3.6e9 : null,
+          pricePerGpuHour: null,
         };
         byKey.set(g.key, a);
       }

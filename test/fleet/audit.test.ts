@@ -160,6 +160,20 @@ describe('npm run audit against a real Prometheus', () => {
     expect(rows[0]).toMatch(/^\| gpu-[ad] \|/); // an idle host tops the list
   });
 
+  test('without a price, each model is costed at its default list price, named with its source and date', async () => {
+    const r = await run(['--prometheus', prom.url, '--window', '1h', '--end', END]);
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.out).toMatch(/costing about \$\d+ at each model's default list price \(below\)\./);
+    expect(r.out).toMatch(/\| Idle but allocated \| \d+\.\d \| \d+% \| \$\d+ \|/);
+    expect(r.out).toContain(
+      '- NVIDIA H100 80GB HBM3: $3.99/GPU-hour, Lambda 8x NVIDIA H100 SXM, per GPU per hour, https://lambda.ai/instances, read 2026-09-20.',
+    );
+    const json = JSON.parse((await run(['--prometheus', prom.url, '--window', '1h', '--end', END, '--json'])).out);
+    expect(json.gpus[0].pricePerGpuHour).toBe(3.99);
+    expect(json.summary.wastefulCostUsd).toBeCloseTo(json.summary.wastefulHours * 3.99, 6);
+    expect(json.summary.unpricedWastefulHours).toBe(0);
+  });
+
   test('a selector that matches nothing exits 3 and says what to check', async () => {
     const r = await run(['--prometheus', prom.url, '--window', '1h', '--end', END, '--selector', '{hostname="nope"}']);
     expect(r.code).toBe(EXIT.noMatch);
