@@ -17,6 +17,7 @@ import {
   gpuKeyOf,
   hostSamplesOver,
   hostsFromSeries,
+  nodeNamesAt,
   REASON_PREFIX,
   selectorMatchers,
   type FleetGpu,
@@ -103,9 +104,10 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
   const liveStepS = opts.liveStepS ?? 15;
   const segmentS = Math.max(liveStepS * 4, Math.ceil(opts.windowS / MAX_SEGMENTS));
   const startS = opts.endS - opts.windowS;
+  const nodeNames = nodeNamesAt(client, opts.endS); // one query for the live view and the segments
   const [live, segments, energy] = await Promise.all([
-    collectFleet(client, { selector: opts.selector, endS: opts.endS, rangeS: liveS, stepS: liveStepS }),
-    collectSegments(client, opts.selector, startS, opts.endS, segmentS, liveStepS),
+    collectFleet(client, { selector: opts.selector, endS: opts.endS, rangeS: liveS, stepS: liveStepS, nodeNames }),
+    collectSegments(client, opts.selector, startS, opts.endS, segmentS, liveStepS, nodeNames),
     client.query(
       `increase(DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{${selectorMatchers(opts.selector)}}[${opts.windowS}s])`,
       opts.endS,
@@ -246,6 +248,7 @@ async function collectSegments(
   endS: number,
   segmentS: number,
   scrapeS: number,
+  nodeNames: Promise<Map<string, string>>,
 ): Promise<FleetHost[]> {
   const user = selectorMatchers(selector);
   const skip = new Set(['DCGM_FI_DEV_XID_ERRORS', 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS']); // codes and bitmasks have no average
@@ -263,7 +266,7 @@ async function collectSegments(
   const first = startS + segmentS;
   const [series, hosts] = await Promise.all([
     client.queryRange(expr, first, endS, segmentS),
-    hostSamplesOver(client, first, endS, segmentS, segmentS),
+    hostSamplesOver(client, first, endS, segmentS, segmentS, nodeNames),
   ]);
   for (const s of series) s.labels['__name__'] = s.labels['saturate_series'] ?? '';
   return hostsFromSeries(series, first, endS, segmentS, hosts);
