@@ -4,9 +4,8 @@
  * none. What the user types is remembered per model; a price typed before per-model prices existed (one field for
  * every GPU) fills the models the user has not priced yet, so it is not lost.
  */
-import { defaultPriceFor, describePrice } from '../lib/gpu-prices.ts';
+import { defaultPriceFor, describePrice, NO_DEFAULT_PRICE } from '../lib/gpu-prices.ts';
 import { gpuSpecByName } from '../lib/gpu-specs.ts';
-import { NO_DEFAULT_PRICE } from '../lib/gpu-prices.ts';
 import { remembered } from './remembered.ts';
 
 const PRICES_KEY = 'saturate:fleet-prices';

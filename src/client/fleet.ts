@@ -153,7 +153,7 @@ export function bootFleet(): void {
   let report: FleetJson | null = null;
   let priceOf: PriceOf = () => null;
 
-  // The price fields re-render on input; their change (on blur) must not close what is open.
+  // The price fields call this on input, not on change (blur): a change must not close the groups the user opened.
   const render = (): void => {
     if (!report) return;
     renderSummary(report, priceOf);
