@@ -133,7 +133,7 @@ export async function benchFleet(
               if (--inFlight === 0) prometheusMs += performance.now() - since;
             }
           };
-          const client = createPrometheusClient({ url: prom.url, fetchImpl: timedFetch, timeoutMs: 120_000 });
+          const client = createPrometheusClient({ url: prom.url, fetchImpl: timedFetch, timeoutMs: 300_000 });
           // One warm-up (Prometheus's caches), then the measured refresh.
           await audit(client, { windowS: 3600, endS: END_MS / 1000, pricePerGpuHour: null });
           prometheusMs = 0;
