@@ -3,9 +3,13 @@
  * cluster (8 GPUs a host, scenarios mixed) backfilled into Debian's real Prometheus with promtool, then
  * audited over 1 h. Reports queries per refresh, time spent in Prometheus (wall time with a query in flight),
  * time spent in Saturate (the rest of the audit), bytes read from Prometheus and the size of the JSON report
- * (what a page would receive), and how each grows with the GPU count. Then the confusion matrix of the fleet
- * verdicts against the known causes, on a cluster of one host per scenario.
+ * (what a page would receive), and how each grows with the GPU count; then the /fleet/ page rendering that report
+ * in Chromium (the built site, dist/; the page's performance marks from the /api/fleet response to the report in
+ * the DOM, and to the next paint; median of 3 loads). Then the confusion matrix of the fleet verdicts against the
+ * known causes, on a cluster of one host per scenario.
  */
+import { chromium, type Page } from '@playwright/test';
+import { existsSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +25,8 @@ import {
   type SimHost,
 } from '../test/fleet/cluster.ts';
 import { startPrometheus } from '../test/fleet/prometheus-harness.ts';
+import { CHROMIUM_ARGS, chromiumPath } from '../test/e2e/browser.ts';
+import { startSite, type SiteServer } from '../test/e2e/site-server.ts';
 
 const SCENARIOS = ['idle', 'small-kernels', 'memory-bound', 'compute-bound', 'data-starved', 'throttled'];
 const END_MS = Date.UTC(2026, 10, 30, 12, 0, 0);
@@ -34,6 +40,59 @@ export interface FleetRow {
   bytesFromPrometheus: number;
   reportBytes: number;
   backfillS: number;
+  /** The page: /api/fleet response to the report in the DOM, ms (median of 3); null without a built site. */
+  renderMs: number | null;
+  /** The same to the next paint, ms. */
+  paintMs: number | null;
+}
+
+/** A browser on the built site, to time the /fleet/ page; null when dist/ is not built. */
+async function openFleetPage(
+  log: (s: string) => void,
+): Promise<{ page: Page; site: SiteServer; close(): Promise<void> } | null> {
+  if (!existsSync('dist/fleet/index.html')) {
+    log('fleet page render: skipped, no dist/ (run npx astro build first)');
+    return null;
+  }
+  const site = await startSite();
+  const executablePath = chromiumPath();
+  const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  return {
+    page,
+    site,
+    async close() {
+      await browser.close();
+      await site.dispose();
+    },
+  };
+}
+
+const isFleetApi = (url: URL): boolean => url.pathname.endsWith('/api/fleet');
+
+/**
+ * Loads /fleet/ three times with `json` as the lab server's /api/fleet answer (the browser is handed the audit's
+ * own JSON, so only the page is timed) and returns the median of the page's marks.
+ */
+async function timeRender(page: Page, origin: string, json: string): Promise<{ renderMs: number; paintMs: number }> {
+  await page.route(isFleetApi, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: json }));
+  const runs: { renderMs: number; paintMs: number }[] = [];
+  for (let i = 0; i < 3; i++) {
+    await page.goto(`${origin}/fleet/?token=bench-token-0123456789`);
+    await page.waitForFunction(() => performance.getEntriesByName('fleet:paint').length > 0, undefined, {
+      timeout: 60_000,
+    });
+    runs.push(
+      await page.evaluate(() => ({
+        renderMs: performance.getEntriesByName('fleet:render')[0]!.duration,
+        paintMs: performance.getEntriesByName('fleet:paint')[0]!.duration,
+      })),
+    );
+  }
+  await page.unroute(isFleetApi);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
+  return { renderMs: median(runs.map((r) => r.renderMs)), paintMs: median(runs.map((r) => r.paintMs)) };
 }
 
 export async function benchFleet(
@@ -41,70 +100,87 @@ export async function benchFleet(
   log: (s: string) => void = console.error,
 ): Promise<{ rows: FleetRow[]; markdown: string }> {
   const rows: FleetRow[] = [];
-  for (const gpus of sizes) {
-    const dir = mkdtempSync(join(tmpdir(), 'saturate-fleet-bench-'));
-    try {
-      const hosts: SimHost[] = Array.from({ length: gpus / GPUS_PER_HOST }, (_, i) => ({
-        hostname: `gpu-${String(i).padStart(4, '0')}`,
-        phases: [{ fromMs: 0, scenario: SCENARIOS[i % SCENARIOS.length]! }],
-        labels: { namespace: `team-${i % 7}`, pod: `job-${i}` },
-      }));
-      const t0 = performance.now();
-      const file = join(dir, 'cluster.om');
-      await writeClusterOpenMetrics(file, hosts, END_MS - HOUR, END_MS, 30_000);
-      const prom = await startPrometheus({ openMetricsFile: file });
-      const backfillS = (performance.now() - t0) / 1000;
+  const browser = await openFleetPage(log);
+  try {
+    for (const gpus of sizes) {
+      const dir = mkdtempSync(join(tmpdir(), 'saturate-fleet-bench-'));
       try {
-        // Wall time with at least one query in flight: the audit sends some in parallel, so summing each
-        // request's time would count the overlap twice.
-        let prometheusMs = 0;
-        let bytes = 0;
-        let inFlight = 0;
-        let since = 0;
-        const timedFetch: typeof fetch = async (input, init) => {
-          if (inFlight++ === 0) since = performance.now();
-          try {
-            const res = await fetch(input, init);
-            const body = await res.arrayBuffer();
-            bytes += body.byteLength;
-            return new Response(body, { status: res.status, headers: res.headers });
-          } finally {
-            if (--inFlight === 0) prometheusMs += performance.now() - since;
-          }
-        };
-        const client = createPrometheusClient({ url: prom.url, fetchImpl: timedFetch, timeoutMs: 120_000 });
-        // One warm-up (Prometheus's caches), then the measured refresh.
-        await audit(client, { windowS: 3600, endS: END_MS / 1000, pricePerGpuHour: null });
-        prometheusMs = 0;
-        bytes = 0;
-        const s = performance.now();
-        const report = await audit(client, { windowS: 3600, endS: END_MS / 1000, pricePerGpuHour: null });
-        const totalMs = performance.now() - s;
-        rows.push({
-          gpus: report.gpus.length,
-          queries: report.queries,
-          prometheusMs,
-          saturateMs: totalMs - prometheusMs,
-          bytesFromPrometheus: bytes,
-          reportBytes: JSON.stringify(toJson(report)).length,
-          backfillS,
-        });
-        log(`fleet ${gpus} GPUs: ${report.queries} queries, ${(totalMs / 1000).toFixed(2)} s`);
+        const hosts: SimHost[] = Array.from({ length: gpus / GPUS_PER_HOST }, (_, i) => ({
+          hostname: `gpu-${String(i).padStart(4, '0')}`,
+          phases: [{ fromMs: 0, scenario: SCENARIOS[i % SCENARIOS.length]! }],
+          labels: { namespace: `team-${i % 7}`, pod: `job-${i}` },
+        }));
+        const t0 = performance.now();
+        const file = join(dir, 'cluster.om');
+        await writeClusterOpenMetrics(file, hosts, END_MS - HOUR, END_MS, 30_000);
+        const prom = await startPrometheus({ openMetricsFile: file });
+        const backfillS = (performance.now() - t0) / 1000;
+        try {
+          // Wall time with at least one query in flight: the audit sends some in parallel, so summing each
+          // request's time would count the overlap twice.
+          let prometheusMs = 0;
+          let bytes = 0;
+          let inFlight = 0;
+          let since = 0;
+          const timedFetch: typeof fetch = async (input, init) => {
+            if (inFlight++ === 0) since = performance.now();
+            try {
+              const res = await fetch(input, init);
+              const body = await res.arrayBuffer();
+              bytes += body.byteLength;
+              return new Response(body, { status: res.status, headers: res.headers });
+            } finally {
+              if (--inFlight === 0) prometheusMs += performance.now() - since;
+            }
+          };
+          const client = createPrometheusClient({ url: prom.url, fetchImpl: timedFetch, timeoutMs: 300_000 });
+          // One warm-up (Prometheus's caches), then the measured refresh.
+          await audit(client, { windowS: 3600, endS: END_MS / 1000, pricePerGpuHour: null });
+          prometheusMs = 0;
+          bytes = 0;
+          const s = performance.now();
+          const report = await audit(client, { windowS: 3600, endS: END_MS / 1000, pricePerGpuHour: null });
+          const totalMs = performance.now() - s;
+          const json = JSON.stringify(toJson(report));
+          const page = browser ? await timeRender(browser.page, browser.site.url, json) : null;
+          rows.push({
+            gpus: report.gpus.length,
+            queries: report.queries,
+            prometheusMs,
+            saturateMs: totalMs - prometheusMs,
+            bytesFromPrometheus: bytes,
+            reportBytes: json.length,
+            backfillS,
+            renderMs: page?.renderMs ?? null,
+            paintMs: page?.paintMs ?? null,
+          });
+          log(
+            `fleet ${gpus} GPUs: ${report.queries} queries, ${(totalMs / 1000).toFixed(2)} s` +
+              (page ? `; page ${page.renderMs.toFixed(0)} ms to the DOM, ${page.paintMs.toFixed(0)} ms to paint` : ''),
+          );
+        } finally {
+          await prom.stop();
+        }
       } finally {
-        await prom.stop();
+        rmSync(dir, { recursive: true, force: true });
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
+  } finally {
+    await browser?.close();
   }
   const first = rows[0];
-  const grow = (r: FleetRow, k: keyof FleetRow) => (first && first[k] ? `${(r[k] / first[k]).toFixed(1)}×` : '');
+  const grow = (r: FleetRow, k: keyof FleetRow) => {
+    const a = first?.[k];
+    const b = r[k];
+    return typeof a === 'number' && typeof b === 'number' && a ? `${(b / a).toFixed(1)}×` : '–';
+  };
+  const ms = (x: number | null) => (x === null ? '–' : `${x.toFixed(0)} ms`);
   const markdown = [
-    '| GPUs | queries | Prometheus | Saturate | read from Prometheus | JSON report | growth (Prometheus / Saturate / bytes) vs the smallest |',
-    '|---:|---:|---:|---:|---:|---:|---|',
+    '| GPUs | queries | Prometheus | Saturate | read from Prometheus | JSON report | page: to DOM / to paint | growth (Prometheus / Saturate / bytes / page) vs the smallest |',
+    '|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows.map(
       (r) =>
-        `| ${r.gpus} | ${r.queries} | ${r.prometheusMs.toFixed(0)} ms | ${r.saturateMs.toFixed(0)} ms | ${(r.bytesFromPrometheus / 1024).toFixed(0)} KB | ${(r.reportBytes / 1024).toFixed(0)} KB | ${grow(r, 'prometheusMs')} / ${grow(r, 'saturateMs')} / ${grow(r, 'bytesFromPrometheus')} |`,
+        `| ${r.gpus} | ${r.queries} | ${r.prometheusMs.toFixed(0)} ms | ${r.saturateMs.toFixed(0)} ms | ${(r.bytesFromPrometheus / 1024).toFixed(0)} KB | ${(r.reportBytes / 1024).toFixed(0)} KB | ${ms(r.renderMs)} / ${ms(r.paintMs)} | ${grow(r, 'prometheusMs')} / ${grow(r, 'saturateMs')} / ${grow(r, 'bytesFromPrometheus')} / ${grow(r, 'paintMs')} |`,
     ),
   ].join('\n');
   return { rows, markdown };

@@ -25,7 +25,8 @@ throttled or hung, with what those hours cost.
   --selector '{label="value"}'    which GPUs, e.g. '{hostname=~"gpu-.*"}' (default: every GPU)
   --window <1h|24h|7d|N[smhd]>    how far back (default 24h)
   --end <ISO time>                the end of the window (default: now)
-  --price-per-gpu-hour <usd>      price the wasteful hours (default: hours only)
+  --price-per-gpu-hour <usd>      price every GPU's wasteful hours at this (default: each model's list price
+                                  in src/lib/gpu-prices.ts, sourced and dated; models without one: hours only)
   --json                          JSON on stdout instead of Markdown
   --out <file>                    write the report to a file
   --help
@@ -116,7 +117,7 @@ export async function runAudit(
       );
       return EXIT.noMatch;
     }
-    const text = opts.json ? `${JSON.stringify(toJson(report), null, 2)}\n` : toMarkdown(report, opts.price);
+    const text = opts.json ? `${JSON.stringify(toJson(report), null, 2)}\n` : toMarkdown(report);
     if (opts.out) {
       writeFileSync(opts.out, text);
       err(`audit: wrote ${opts.out} (${report.gpus.length} GPUs, ${report.queries} queries)\n`);

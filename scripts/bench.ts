@@ -242,7 +242,7 @@ if (want('fleet')) {
       'Fleet audit (Prometheus 2.42, 1 h window, 30 s scrapes backfilled)',
       'node bench/fleet.ts 64 256 1024',
       `${markdown}\n\n${matrix.markdown}`,
-      'One refresh after a warm-up. "Prometheus" is the wall time with a query in flight; "Saturate" is the rest of the audit (parsing, building messages, the diagnosis per GPU and per segment). Page render time is not measured yet.',
+      'One refresh after a warm-up. "Prometheus" is the wall time with a query in flight; "Saturate" is the rest of the audit (parsing, building messages, the diagnosis per GPU and per segment). "Page" is /fleet/ in Chromium at 390×844 handed that report as its /api/fleet answer: from the response to the report in the DOM (JSON parse and render), and to the next paint; median of 3 loads.',
     );
     const big = rows.at(-1);
     if (big)

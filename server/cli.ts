@@ -45,7 +45,8 @@ export const USAGE = `Usage: npm start -- [flags]        (site and lab on one or
        npm run lab -- [flags]      (the lab API alone)
   --port N            port to listen on (default ${DEFAULTS.port}, or $PORT; 0 = pick a free one)
   --host ADDR         address to bind (default ${DEFAULTS.host}; anything else needs --token-file or $SATURATE_TOKEN)
-  --source SRC        ${DEFAULTS.source} (default) | nvml | sim:<scenario>[?knob=value] | replay:<file.ndjson>
+  --source SRC        ${DEFAULTS.source} (default) | nvml | sim:<scenario>[?knob=value][&gpus=N] | replay:<file.ndjson>
+                      (gpus=N: a machine of N simulated GPUs, 1–16, copies of the scenario's job)
                       | prometheus:<url> (a fleet's GPUs from the Prometheus that scrapes dcgm-exporter)
   --prometheus-selector SEL        with prometheus:, which GPUs, e.g. '{hostname=~"gpu-.*"}'
   --prometheus-token-file FILE     with prometheus:, a bearer token for it

@@ -17,12 +17,14 @@ import {
   gpuKeyOf,
   hostSamplesOver,
   hostsFromSeries,
+  nodeNamesAt,
   REASON_PREFIX,
   selectorMatchers,
   type FleetGpu,
   type FleetHost,
 } from './collect.ts';
 import type { PrometheusClient } from './prometheus-api.ts';
+import { costOf, type CostSummary } from './cost.ts';
 
 export const MAX_SEGMENTS = 28;
 
@@ -34,7 +36,7 @@ export interface AuditOptions {
   /** The end of the window, unix seconds. */
   endS: number;
   selector?: string | undefined;
-  /** US dollars per GPU-hour, for the cost of the wasteful hours; null: hours only. */
+  /** US dollars per GPU-hour for every GPU; null: each model's default (src/lib/gpu-prices.ts), where it has one. */
   pricePerGpuHour: number | null;
   /** Seconds of raw scrapes the live verdict reads (default 300). */
   liveS?: number;
@@ -50,6 +52,8 @@ export interface GpuAudit extends FleetGpu {
   reportedHours: number;
   /** Energy over the window from the counter, kWh; null when the counter is not exported. */
   energyKWh: number | null;
+  /** The price its hours are costed at (given, else its model's default), US $/GPU-hour; null: unpriced. */
+  pricePerGpuHour: number | null;
 }
 
 export interface AuditReport {
@@ -64,10 +68,8 @@ export interface AuditReport {
     byKind: Partial<Record<BottleneckKind, number>>;
     /** GPU-hours in any of WASTE_KINDS. */
     wastefulHours: number;
-    pricePerGpuHour: number | null;
-    wastefulCostUsd: number | null;
     energyKWh: number | null;
-  };
+  } & CostSummary;
 }
 
 /**
@@ -102,9 +104,10 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
   const liveStepS = opts.liveStepS ?? 15;
   const segmentS = Math.max(liveStepS * 4, Math.ceil(opts.windowS / MAX_SEGMENTS));
   const startS = opts.endS - opts.windowS;
+  const nodeNames = nodeNamesAt(client, opts.endS); // one query for the live view and the segments
   const [live, segments, energy] = await Promise.all([
-    collectFleet(client, { selector: opts.selector, endS: opts.endS, rangeS: liveS, stepS: liveStepS }),
-    collectSegments(client, opts.selector, startS, opts.endS, segmentS, liveStepS),
+    collectFleet(client, { selector: opts.selector, endS: opts.endS, rangeS: liveS, stepS: liveStepS, nodeNames }),
+    collectSegments(client, opts.selector, startS, opts.endS, segmentS, liveStepS, nodeNames),
     client.query(
       `increase(DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{${selectorMatchers(opts.selector)}}[${opts.windowS}s])`,
       opts.endS,
@@ -122,11 +125,14 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
         hours: {},
         reportedHours: 0,
         energyKWh: energyOf.has(g.key) ? energyOf.get(g.key)! / 3.6e9 : null,
+        pricePerGpuHour: null,
       });
     });
   }
   for (const h of segments) accumulate(h, segmentS, byKey, energyOf);
   const gpus = [...byKey.values()].sort((a, b) => a.hostname.localeCompare(b.hostname) || a.gpu - b.gpu);
+  const cost = costOf(gpus, opts.pricePerGpuHour);
+  gpus.forEach((g, i) => (g.pricePerGpuHour = cost.perGpu[i] ?? null));
   const byKind: Partial<Record<BottleneckKind, number>> = {};
   for (const g of gpus)
     for (const [k, v] of Object.entries(g.hours)) byKind[k as BottleneckKind] = (byKind[k as BottleneckKind] ?? 0) + v;
@@ -142,8 +148,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
       gpuHours: gpus.reduce((a, g) => a + g.reportedHours, 0),
       byKind,
       wastefulHours,
-      pricePerGpuHour: opts.pricePerGpuHour,
-      wastefulCostUsd: opts.pricePerGpuHour === null ? null : wastefulHours * opts.pricePerGpuHour,
+      ...cost.summary,
       energyKWh: energies.length ? energies.reduce((a, b) => a + b, 0) : null,
     },
   };
@@ -189,6 +194,7 @@ function accumulate(h: FleetHost, segmentS: number, byKey: Map<string, GpuAudit>
           hours: {},
           reportedHours: 0,
           energyKWh: energyOf.has(g.key) ? energyOf.get(g.key)! / 3.6e9 : null,
+          pricePerGpuHour: null,
         };
         byKey.set(g.key, a);
       }
@@ -242,6 +248,7 @@ async function collectSegments(
   endS: number,
   segmentS: number,
   scrapeS: number,
+  nodeNames: Promise<Map<string, string>>,
 ): Promise<FleetHost[]> {
   const user = selectorMatchers(selector);
   const skip = new Set(['DCGM_FI_DEV_XID_ERRORS', 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS']); // codes and bitmasks have no average
@@ -259,7 +266,7 @@ async function collectSegments(
   const first = startS + segmentS;
   const [series, hosts] = await Promise.all([
     client.queryRange(expr, first, endS, segmentS),
-    hostSamplesOver(client, first, endS, segmentS, segmentS),
+    hostSamplesOver(client, first, endS, segmentS, segmentS, nodeNames),
   ]);
   for (const s of series) s.labels['__name__'] = s.labels['saturate_series'] ?? '';
   return hostsFromSeries(series, first, endS, segmentS, hosts);

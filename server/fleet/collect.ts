@@ -5,7 +5,8 @@
  * the reason, never 0.
  *
  * Queries are batched: one range query for every dcgm-exporter series (a `__name__` regex), one for the
- * host CPU, one for host load and memory and one for host names: four per read whatever the GPU count.
+ * host CPU, one for host load and memory and one for host names (shared when a caller passes `nodeNames`): four
+ * per read whatever the GPU count.
  */
 import type { GpuSample, HostSample, StreamMessage } from '../../src/protocol/metrics.ts';
 import { DCGM_SERIES, OWNER_LABELS, isDcgmBlank, labelOf, type DcgmSampleField } from '../../src/protocol/dcgm.ts';
@@ -46,6 +47,8 @@ export interface CollectOptions {
   rangeS: number;
   /** Seconds between points; at least the scrape interval. */
   stepS: number;
+  /** Host names by node-exporter instance (nodeNamesAt), when the caller already asked for them. */
+  nodeNames?: Promise<Map<string, string>> | undefined;
 }
 
 const FIELD_SERIES = DCGM_SERIES.filter((s) => s.field !== null);
@@ -73,14 +76,21 @@ export async function collectFleet(client: PrometheusClient, opts: CollectOption
   const startS = opts.endS - opts.rangeS;
   const [gpuSeries, hostSamples] = await Promise.all([
     client.queryRange(seriesSelector(NAMES, opts.selector), startS, opts.endS, opts.stepS),
-    hostSamplesOver(client, startS, opts.endS, opts.stepS, Math.max(60, opts.stepS * 4)),
+    hostSamplesOver(client, startS, opts.endS, opts.stepS, Math.max(60, opts.stepS * 4), opts.nodeNames),
   ]);
   return buildHosts(gpuSeries, hostSamples, timeline(startS, opts.endS, opts.stepS));
 }
 
+/** node-exporter's host name per instance (`node_uname_info`) at `atS`: one query. */
+export async function nodeNamesAt(client: PrometheusClient, atS: number): Promise<Map<string, string>> {
+  const series = await client.query('node_uname_info', atS);
+  return new Map(series.map((s) => [s.labels['instance'] ?? '', s.labels['nodename'] ?? '']));
+}
+
 /**
  * Each host's CPU (per core, busy share over `rateWindowS`), load and memory from node-exporter, keyed by the
- * host name node-exporter reports (`node_uname_info`), at the points of a range: three queries.
+ * host name node-exporter reports (`node_uname_info`, asked for at `endS` unless `nodeNames` is given), at the
+ * points of a range: three queries, or two with `nodeNames`.
  */
 export async function hostSamplesOver(
   client: PrometheusClient,
@@ -88,14 +98,14 @@ export async function hostSamplesOver(
   endS: number,
   stepS: number,
   rateWindowS: number,
+  nodeNames?: Promise<Map<string, string>>,
 ): Promise<Map<string, (HostSample | null)[]>> {
   const range = (expr: string) => client.queryRange(expr, startS, endS, stepS);
-  const [cpuSeries, hostSeries, unameSeries] = await Promise.all([
+  const [cpuSeries, hostSeries, nodeOf] = await Promise.all([
     range(`1 - rate(node_cpu_seconds_total{mode="idle"}[${rateWindowS}s])`),
     range(seriesSelector(HOST_GAUGES)),
-    client.query('node_uname_info', endS),
+    nodeNames ?? nodeNamesAt(client, endS),
   ]);
-  const nodeOf = new Map(unameSeries.map((s) => [s.labels['instance'] ?? '', s.labels['nodename'] ?? '']));
   return buildHostSamples(cpuSeries, hostSeries, nodeOf, timeline(startS, endS, stepS));
 }
 

@@ -28,29 +28,32 @@ export function formatWindow(s: number): string {
   return `${s} s`;
 }
 
-/** The report as Markdown. `price` null: hours only, with a line saying how to price them. */
-export function toMarkdown(r: AuditReport, price: number | null): string {
+/**
+ * The report as Markdown. Costs are the report's own: every GPU at the price given, else at its model's default
+ * list price (named with its source and date under the table); GPUs with neither stay unpriced.
+ */
+export function toMarkdown(r: AuditReport): string {
   const s = r.summary;
+  const priced = s.wastefulCostUsd !== null;
   const lines: string[] = [];
   const at = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
   lines.push(`# GPU waste audit: ${formatWindow(r.window.seconds)} to ${at(r.window.endS)}`, '');
+  const priceWords =
+    s.pricePerGpuHour !== null ? `at $${s.pricePerGpuHour}/GPU-hour` : "at each model's default list price (below)";
   lines.push(
     `${s.gpus} GPUs from ${r.prometheus}; ${h1(s.gpuHours)} GPU-hours reported, ` +
       `${h1(s.wastefulHours)} (${s.gpuHours ? Math.round((100 * s.wastefulHours) / s.gpuHours) : 0}%) in a wasteful state` +
-      (price === null ? '.' : `, costing about ${usd(s.wastefulHours * price)} at $${price}/GPU-hour.`),
+      (priced ? `, costing about ${usd(s.wastefulCostUsd!)} ${priceWords}.` : '.'),
     '',
   );
-  lines.push(
-    '| state | GPU-hours | share |' + (price === null ? '' : ' cost |'),
-    '|---|---:|---:|' + (price === null ? '' : '---:|'),
-  );
+  lines.push('| state | GPU-hours | share |' + (priced ? ' cost |' : ''), '|---|---:|---:|' + (priced ? '---:|' : ''));
   const kinds = Object.keys(STATE_NAMES) as BottleneckKind[];
   for (const k of kinds) {
     const v = s.byKind[k];
     if (!v) continue;
     const share = s.gpuHours ? `${Math.round((100 * v) / s.gpuHours)}%` : '–';
     // The cost column exists only with a price, and only wasteful states have a cost in it.
-    const cost = price === null ? '' : WASTE_KINDS.includes(k) ? ` ${usd(v * price)} |` : ' |';
+    const cost = priced ? (WASTE_KINDS.includes(k) ? ` ${usd(s.costByKind[k] ?? 0)} |` : ' |') : '';
     lines.push(`| ${STATE_NAMES[k]} | ${h1(v)} | ${share} |${cost}`);
   }
   if (s.energyKWh !== null)
@@ -58,7 +61,19 @@ export function toMarkdown(r: AuditReport, price: number | null): string {
       '',
       `Energy over the window: ${Math.round(s.energyKWh).toLocaleString('en-US')} kWh (DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION).`,
     );
-  if (price === null) lines.push('', 'Pass `--price-per-gpu-hour N` to put a price on the wasteful hours.');
+  if (s.defaultPrices.length) {
+    lines.push('', 'Default prices (pass `--price-per-gpu-hour N` to use your own):', '');
+    for (const p of s.defaultPrices)
+      lines.push(
+        `- ${p.model}: $${p.usdPerGpuHour}/GPU-hour, ${p.provider} ${p.offer}, ${p.sourceUrl}, read ${p.readOn}.`,
+      );
+  }
+  if (s.unpricedWastefulHours > 0)
+    lines.push(
+      '',
+      `${h1(s.unpricedWastefulHours)} wasteful GPU-hours are not priced: their model has no default price. ` +
+        'Pass `--price-per-gpu-hour N` to put a price on them.',
+    );
   lines.push(
     '',
     `Each state is judged from ${formatWindow(r.window.segmentS)} averages; the verdict "now" reads every scrape of the last minutes.`,
@@ -110,6 +125,7 @@ export function toJson(r: AuditReport): unknown {
       hours: g.hours,
       wastefulHours: wastefulHoursOf(g),
       energyKWh: g.energyKWh,
+      pricePerGpuHour: g.pricePerGpuHour,
     })),
     summary: r.summary,
   };

@@ -10,6 +10,7 @@
  */
 import type { DeviceInfo, GpuSample } from '../../src/protocol/metrics.ts';
 import { emptyGpuSample } from '../../src/protocol/metrics.ts';
+import { fleetDeviceName } from '../../src/lib/fleet-view.ts';
 import { audit, type AuditReport } from './audit.ts';
 import { collectFleet, type FleetGpu } from './collect.ts';
 import { createPrometheusClient, type PrometheusClient, type PrometheusOptions } from './prometheus-api.ts';
@@ -59,7 +60,7 @@ export async function openPrometheusSource(opts: PrometheusSourceOptions): Promi
       `no GPU matched${opts.selector ? ` ${opts.selector}` : ''} in ${client.where} over the last ${lookbackS} s: check the selector, and that Prometheus scrapes dcgm-exporter`,
     );
   const indexOf = new Map(gpus.map((g, i) => [g.key, i]));
-  const label = (g: FleetGpu) => `${g.model} (${g.hostname}, GPU ${g.gpu})`;
+  const label = (g: FleetGpu) => fleetDeviceName(g); // the fleet page links to a GPU by this name
   const devices: DeviceInfo[] = gpus.map((g, i) => ({
     index: i,
     name: label(g),

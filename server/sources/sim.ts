@@ -4,10 +4,10 @@
  * Its `sim` control changes the scenario's knobs (or the scenario) while it runs: the lab pages
  * apply a step's fix through `POST /api/sim/knobs` (server/sim-routes.ts) instead of a restart.
  */
-import { getScenario, parseScenarioSpec, sampleAt, scenarioDevices } from '../../src/lib/sim/index.ts';
+import { checkGpuCount, getScenario, parseScenarioSpec, sampleAt, scenarioDevices } from '../../src/lib/sim/index.ts';
 import type { MetricSource, SimControl, SourceReading } from './types.ts';
 
-/** Options: `spec` is "data-starved" or "data-starved?numWorkers=8". */
+/** Options: `spec` is "data-starved", "data-starved?numWorkers=8" or "data-starved?gpus=8" (a machine of 8 GPUs). */
 export interface SimSourceOptions {
   spec: string;
   /** When the scenario starts (ms since epoch); defaults to the first read. */
@@ -21,6 +21,8 @@ export function createSimSource(options: SimSourceOptions): MetricSource & { rea
   const parsed = parseScenarioSpec(options.spec);
   let scenario = parsed.id;
   let knobs: Record<string, number> = parsed.knobs;
+  const gpus = parsed.gpus; // fixed for the life of the source: the device list does not change
+  const gpusQuery = gpus === undefined ? '' : `?gpus=${gpus}`;
   let id = `sim:${options.spec}`;
   let reason = options.reason ?? `simulated scenario "${scenario}"`;
   const seed = options.seed ?? 'saturate';
@@ -38,6 +40,7 @@ export function createSimSource(options: SimSourceOptions): MetricSource & { rea
     set(change) {
       const next = change.scenario ?? scenario;
       const def = getScenario(next); // throws, naming the scenarios, for an unknown one
+      if (gpus !== undefined) checkGpuCount(next, gpus); // a 4-rank job cannot fill 6 GPUs
       const patch = change.knobs ?? {};
       for (const [key, value] of Object.entries(patch)) {
         const knob = def.knobs.find((k) => k.id === key);
@@ -52,7 +55,7 @@ export function createSimSource(options: SimSourceOptions): MetricSource & { rea
         scenario = next;
         knobs = {};
         startMs = lastReadMs; // a new scenario starts at its beginning
-        id = `sim:${next}`;
+        id = `sim:${next}${gpusQuery}`;
         reason = options.reason ? `${options.reason} Scenario now "${next}".` : `simulated scenario "${next}"`;
       }
       knobs = { ...knobs, ...(patch as Record<string, number>) };
@@ -68,11 +71,11 @@ export function createSimSource(options: SimSourceOptions): MetricSource & { rea
       return reason;
     },
     sim,
-    devices: () => scenarioDevices(scenario, seed),
+    devices: () => scenarioDevices(scenario, seed, gpus),
     read(nowMs: number): SourceReading {
       startMs ??= nowMs;
       lastReadMs = nowMs;
-      const frame = sampleAt(scenario, nowMs - startMs, seed, knobs);
+      const frame = sampleAt(scenario, nowMs - startMs, seed, knobs, gpus);
       const throughput = frame.throughput ? { ...frame.throughput, reportedAtMs: nowMs } : null;
       return { gpus: frame.gpus, host: frame.host, throughput };
     },

@@ -4,18 +4,22 @@
  * the report with the arithmetic of src/lib/fleet-view.ts. Everything is written with textContent.
  */
 import {
+  costOfFleet,
   formatUsd,
   groupFleet,
+  liveViewPath,
   mainState,
   STATE_NAMES,
-  WASTE_STATES,
   type FleetGpuJson,
   type GroupBy,
 } from '../lib/fleet-view.ts';
+import { withBase } from '../lib/base-path.ts';
 import { parseServerUrl, type ServerAddress } from './lab-source.ts';
 import { LAB_SERVER_KEY, remembered } from './remembered.ts';
+import { priceFields } from './fleet-prices.ts';
 
-const PRICE_KEY = 'saturate:fleet-price';
+/** A model's price per GPU-hour now (the page's fields), or null when it has none. */
+type PriceOf = (model: string) => number | null;
 
 interface FleetJson {
   window: { seconds: number; endS: number; segmentS: number };
@@ -40,26 +44,28 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, cls?: 
 const hours = (h: number) => (h >= 100 ? Math.round(h).toLocaleString('en-US') : h.toFixed(1));
 
 /** The waste-by-state table and the headline above it. */
-function renderSummary(report: FleetJson, p: number | null): void {
+function renderSummary(report: FleetJson, priceOf: PriceOf): void {
   const s = report.summary;
+  const cost = costOfFleet(report.gpus, priceOf);
   const share = (h: number) => (s.gpuHours ? `${Math.round((100 * h) / s.gpuHours)}%` : '–');
   document.querySelector<HTMLElement>('[data-fleet-headline]')!.textContent =
     `${s.gpus} GPUs from ${report.prometheus}: ${hours(s.gpuHours)} GPU-hours reported, ${hours(s.wastefulHours)} ` +
     `(${share(s.wastefulHours)}) in a wasteful state` +
-    (p === null
+    (cost.totalUsd === null
       ? '. Enter a price per GPU-hour to see what they cost.'
-      : `, about ${formatUsd(s.wastefulHours * p)}.`) +
+      : `, about ${formatUsd(cost.totalUsd)}` +
+        (cost.unpricedHours > 0 ? ` (${hours(cost.unpricedHours)} GPU-hours of unpriced models not counted).` : '.')) +
     (s.energyKWh === null ? '' : ` Energy: ${Math.round(s.energyKWh).toLocaleString('en-US')} kWh.`);
   document.querySelector<HTMLElement>('[data-fleet-states]')!.replaceChildren(
     ...Object.keys(STATE_NAMES)
       .filter((k) => (s.byKind[k] ?? 0) > 0)
       .map((k) => {
         const h = s.byKind[k]!;
-        const waste = (WASTE_STATES as readonly string[]).includes(k);
+        const usd = cost.byKindUsd[k];
         const th = el('th', STATE_NAMES[k]);
         th.setAttribute('scope', 'row');
         const tr = el('tr');
-        tr.append(th, el('td', hours(h)), el('td', share(h)), el('td', waste && p !== null ? formatUsd(h * p) : '–'));
+        tr.append(th, el('td', hours(h)), el('td', share(h)), el('td', usd === undefined ? '–' : formatUsd(usd)));
         return tr;
       }),
   );
@@ -81,6 +87,11 @@ function gpuItem(gpu: FleetGpuJson): HTMLLIElement {
       'sub',
     ),
   );
+  // Its live view: the lab console for its verdict, on the lab server this page reads (remembered on load).
+  const live = el('a', 'Open its live charts', 'fleet-live');
+  live.href = withBase(liveViewPath(gpu));
+  live.setAttribute('aria-label', `Open live charts of ${gpu.hostname} GPU ${gpu.gpu}`);
+  li.append(live);
   const why = el('details', undefined, 'fleet-why');
   why.append(el('summary', 'Why, and what to do'));
   const ev = el('ul');
@@ -92,18 +103,19 @@ function gpuItem(gpu: FleetGpuJson): HTMLLIElement {
 }
 
 /** The GPUs in groups (host, namespace or model), most wasteful first; the first three open. */
-function renderGroups(report: FleetJson, by: GroupBy, p: number | null): void {
+function renderGroups(report: FleetJson, by: GroupBy, priceOf: PriceOf): void {
   document.querySelector<HTMLElement>('[data-fleet-list]')!.replaceChildren(
     ...groupFleet(report.gpus, by).map((g, i) => {
       const d = el('details', undefined, 'fleet-group');
       d.open = i < 3;
+      const usd = costOfFleet(g.gpus, priceOf).totalUsd;
       const sum = el('summary');
       sum.append(
         el('span', g.name, 'title'),
         el(
           'span',
           `${g.gpus.length} GPU${g.gpus.length === 1 ? '' : 's'} · ${hours(g.wastefulHours)} wasteful GPU-hours` +
-            (p === null ? '' : ` · ${formatUsd(g.wastefulHours * p)}`),
+            (usd === null ? '' : ` · ${formatUsd(usd)}`),
           'sub',
         ),
       );
@@ -136,19 +148,16 @@ export function bootFleet(): void {
   const setup = document.querySelector<HTMLDetailsElement>('[data-fleet-setup]')!;
   const connect = document.querySelector<HTMLFormElement>('[data-fleet-connect]')!;
   const controls = document.querySelector<HTMLFormElement>('[data-fleet-controls]')!;
-  const price = controls.elements.namedItem('price') as HTMLInputElement;
-  price.value = remembered.get(PRICE_KEY) ?? '';
+  const prices = document.querySelector<HTMLElement>('[data-fleet-prices]')!;
   let server = initialServer();
   let report: FleetJson | null = null;
+  let priceOf: PriceOf = () => null;
 
-  const priceNow = (): number | null => {
-    const v = Number(price.value);
-    return price.value.trim() !== '' && Number.isFinite(v) && v >= 0 ? v : null;
-  };
+  // The price fields call this on input, not on change (blur): a change must not close the groups the user opened.
   const render = (): void => {
     if (!report) return;
-    renderSummary(report, priceNow());
-    renderGroups(report, (controls.elements.namedItem('group') as HTMLSelectElement).value as GroupBy, priceNow());
+    renderSummary(report, priceOf);
+    renderGroups(report, (controls.elements.namedItem('group') as HTMLSelectElement).value as GroupBy, priceOf);
     document.querySelector<HTMLElement>('[data-fleet-summary]')!.hidden = false;
     document.querySelector<HTMLElement>('[data-fleet-groups]')!.hidden = false;
   };
@@ -176,11 +185,17 @@ export function bootFleet(): void {
       setup.open = true;
       return;
     }
+    // Marks for bench/fleet.ts: from the response to the report in the DOM (parse and render), and to the next paint.
+    performance.mark('fleet:response');
     report = (await res.json()) as FleetJson;
+    remembered.set(LAB_SERVER_KEY, `${server.origin}/?token=${server.token}`); // the live views connect to it
+    priceOf = priceFields(prices, [...new Set(report.gpus.map((g) => g.model))].sort(), render);
     status.textContent = `Read ${report.gpus.length} GPUs over the last ${w}.`;
     setup.open = false;
     controls.hidden = false;
     render();
+    performance.measure('fleet:render', 'fleet:response');
+    requestAnimationFrame(() => setTimeout(() => performance.measure('fleet:paint', 'fleet:response')));
   }
 
   connect.addEventListener('submit', (e) => {
@@ -197,11 +212,7 @@ export function bootFleet(): void {
   controls.addEventListener('change', (e) => {
     const name = (e.target as HTMLInputElement).name;
     if (name === 'window') void load();
-    else if (name === 'group') render(); // the price re-renders on input; its change (on blur) must not close what is open
-  });
-  price.addEventListener('input', () => {
-    remembered.set(PRICE_KEY, price.value);
-    render();
+    else if (name === 'group') render();
   });
   if (server) void load();
 }

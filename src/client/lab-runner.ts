@@ -32,6 +32,8 @@ export interface LabRunner {
 /** The runner for `lab`'s page, acting on `session`. */
 export function createLabRunner(lab: Pick<LabView, 'id' | 'steps'>, session: LabSessionModel): LabRunner {
   let running: RunningSource | null = null;
+  /** The device the page was opened for (`?gpu=<device name or UUID>`, from the fleet page), shown once connected. */
+  let wantGpu: string | null = null;
   const { dispatch } = session;
 
   const onMessage = (m: StreamMessage) => {
@@ -53,6 +55,34 @@ export function createLabRunner(lab: Pick<LabView, 'id' | 'steps'>, session: Lab
   const use = (src: RunningSource) => {
     running = src;
     dispatch({ type: 'started', info: src.info });
+    if (wantGpu === null || src.info.kind !== 'server') return;
+    const want = wantGpu;
+    wantGpu = null;
+    const index = src.info.devices.findIndex((d) => d.name === want || d.uuid === want);
+    if (index >= 0) dispatch({ type: 'gpu', index });
+    else dispatch({ type: 'error', message: `This lab server has no GPU "${want}": showing GPU 0. Pick one below.` });
+  };
+
+  /** Connects the lab server at the session's URL (a new run), or says why not. */
+  const connect = async (): Promise<void> => {
+    const url = session.get().serverUrl;
+    let addr;
+    try {
+      addr = parseServerUrl(url);
+    } catch (e) {
+      dispatch({ type: 'error', message: (e as Error).message });
+      return;
+    }
+    restart();
+    dispatch({ type: 'status', text: 'connecting…' });
+    try {
+      const src = await connectServer(addr, onMessage, (text) => dispatch({ type: 'status', text }));
+      remembered.set(LAB_SERVER_KEY, url.trim());
+      use(src);
+    } catch (e) {
+      dispatch({ type: 'status', text: '' });
+      dispatch({ type: 'error', message: (e as Error).message });
+    }
   };
 
   return {
@@ -60,38 +90,23 @@ export function createLabRunner(lab: Pick<LabView, 'id' | 'steps'>, session: Lab
       const params = new URLSearchParams(location.search);
       const token = params.get('token');
       const fromUrl = params.get('server') ?? (token ? `${location.origin}/?token=${token}` : null);
+      wantGpu = params.get('gpu');
+      const serverUrl = fromUrl ?? remembered.get(LAB_SERVER_KEY) ?? '';
       dispatch({
         type: 'opened',
-        serverUrl: fromUrl ?? remembered.get(LAB_SERVER_KEY) ?? '',
-        serverFirst: fromUrl !== null,
+        serverUrl,
+        serverFirst: fromUrl !== null || wantGpu !== null,
         unlocked: remembered.get(doneKey(lab.id)) !== null,
       });
+      // Opened for one GPU (a fleet page link): connect at once and show it.
+      if (wantGpu !== null && serverUrl) void connect();
       return () => running?.stop();
     },
     startSim() {
       restart();
       use(startPageSim(`lab-${lab.id}`, () => simPlay(lab, session.get()), onMessage));
     },
-    async connect() {
-      const url = session.get().serverUrl;
-      let addr;
-      try {
-        addr = parseServerUrl(url);
-      } catch (e) {
-        dispatch({ type: 'error', message: (e as Error).message });
-        return;
-      }
-      restart();
-      dispatch({ type: 'status', text: 'connecting…' });
-      try {
-        const src = await connectServer(addr, onMessage, (text) => dispatch({ type: 'status', text }));
-        remembered.set(LAB_SERVER_KEY, url.trim());
-        use(src);
-      } catch (e) {
-        dispatch({ type: 'status', text: '' });
-        dispatch({ type: 'error', message: (e as Error).message });
-      }
-    },
+    connect,
     stop() {
       running?.stop();
       running = null;

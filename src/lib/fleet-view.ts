@@ -103,3 +103,68 @@ export function mainState(g: FleetGpuJson): string | null {
 export function formatUsd(x: number | null): string {
   return x === null ? '' : `$${Math.round(x).toLocaleString('en-US')}`;
 }
+
+/** What a fleet's wasteful hours cost at a price per model (null: that model is unpriced). */
+export interface FleetCost {
+  /** Sum over priced GPUs; null when no GPU has a price. */
+  totalUsd: number | null;
+  /** Per wasteful state. */
+  byKindUsd: Record<string, number>;
+  /** Wasteful GPU-hours of GPUs whose model has no price. */
+  unpricedHours: number;
+}
+
+/**
+ * Each GPU's wasteful hours at its model's price, summed.
+ *
+ * @example costOfFleet([], () => 2).totalUsd // null
+ */
+export function costOfFleet(gpus: readonly FleetGpuJson[], priceOf: (model: string) => number | null): FleetCost {
+  const byKindUsd: Record<string, number> = {};
+  let unpricedHours = 0;
+  let priced = false;
+  for (const g of gpus) {
+    const p = priceOf(g.model);
+    if (p !== null) priced = true;
+    for (const k of WASTE_STATES) {
+      const h = g.hours[k] ?? 0;
+      if (!h) continue;
+      if (p === null) unpricedHours += h;
+      else byKindUsd[k] = (byKindUsd[k] ?? 0) + h * p;
+    }
+  }
+  const total = Object.values(byKindUsd).reduce((a, b) => a + b, 0);
+  return { totalUsd: priced ? total : null, byKindUsd, unpricedHours };
+}
+
+/** The lab whose console charts show a verdict's evidence: a fleet GPU opens there, live. */
+export const LAB_FOR_KIND: Record<string, string> = {
+  idle: 'idle-gpu-cost',
+  'idle-allocated': 'idle-gpu-cost',
+  'data-starvation': 'data-loader-starvation',
+  'small-kernels': 'busy-in-time',
+  'memory-bound': 'memory-vs-compute',
+  'compute-bound': 'memory-vs-compute',
+  throttled: 'throttling',
+  // GPU-Util against SM activity shows a hang (100% util, ~1% SM) and a straggler's waiting ranks.
+  'communication-hang': 'busy-in-time',
+  straggler: 'busy-in-time',
+  'cant-tell': 'busy-in-time',
+};
+
+/** How the lab server with `--source prometheus:` names a fleet GPU as a device (server/fleet/source.ts). */
+export const fleetDeviceName = (g: Pick<FleetGpuJson, 'model' | 'hostname' | 'gpu'>): string =>
+  `${g.model} (${g.hostname}, GPU ${g.gpu})`;
+
+/**
+ * The site path of a GPU's live view: the lab console for its verdict, told which device to show (`?gpu=`, matched
+ * against the lab server's device names). The server itself is the one the page remembers.
+ *
+ * @example liveViewPath({ model: 'H100', hostname: 'n1', gpu: 3, verdict: { kind: 'idle' } }) // "/labs/idle-gpu-cost/?gpu=H100%20(n1%2C%20GPU%203)"
+ */
+export function liveViewPath(
+  g: Pick<FleetGpuJson, 'model' | 'hostname' | 'gpu'> & { verdict: { kind: string } },
+): string {
+  const lab = LAB_FOR_KIND[g.verdict.kind] ?? 'busy-in-time';
+  return `/labs/${lab}/?gpu=${encodeURIComponent(fleetDeviceName(g))}`;
+}

@@ -53,14 +53,25 @@ test.afterAll(async () => {
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
 test('the fleet page reads the cluster through the lab server and names where GPUs are wasted', async ({ page }) => {
+  test.setTimeout(150_000); // two 24 h audits (load and reload) and a lab page on a shared 2-core machine
   await page.goto(`http://127.0.0.1:${lab.port}/fleet/?token=${TOKEN}`);
   await expect(page.locator('[data-fleet-status]')).toHaveText(/Read 64 GPUs over the last 24h/, { timeout: 60_000 });
   await expect(page).toHaveURL(/\/fleet\/$/); // the token left the address bar
   await expect(page.locator('[data-fleet-headline]')).toContainText('64 GPUs from http://127.0.0.1:');
-  // Without a price, no cost; with one, the wasteful hours are priced and the price is remembered.
-  await expect(page.locator('[data-fleet-headline]')).toContainText('Enter a price per GPU-hour');
-  await page.getByLabel('Price per GPU-hour (US $)').fill('2.5');
+  // The model's default price, with its source and date beside it, prices the wasteful hours; the field is editable,
+  // an empty one prices nothing, and what is typed is remembered.
+  const price = page.getByLabel('NVIDIA H100 80GB HBM3', { exact: true });
+  await expect(price).toHaveValue('3.99');
+  await expect(page.locator('.fleet-price small')).toContainText(
+    'Default $3.99/GPU-hour, Lambda list price (lambda.ai/instances), read 2026-09-20',
+  );
   await expect(page.locator('[data-fleet-headline]')).toContainText(/about \$\d/);
+  const atDefault = await page.locator('[data-fleet-headline]').textContent();
+  await price.fill('');
+  await expect(page.locator('[data-fleet-headline]')).toContainText('Enter a price per GPU-hour');
+  await price.fill('2.5');
+  await expect(page.locator('[data-fleet-headline]')).toContainText(/about \$\d/);
+  expect(await page.locator('[data-fleet-headline]').textContent()).not.toBe(atDefault);
   await page.locator('#fleet-summary-h').scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('fleet-phone.png') }); // kept with the e2e artifacts (docs/)
   // Grouped by host, the most wasteful first: an idle host leads.
@@ -86,7 +97,22 @@ test('the fleet page reads the cluster through the lab server and names where GP
   await page.screenshot({ path: test.info().outputPath('fleet-phone-dark.png') }); // kept with the e2e artifacts
   await page.emulateMedia({ colorScheme: 'light' });
   await page.reload();
-  await expect(page.getByLabel('Price per GPU-hour (US $)')).toHaveValue('2.5');
+  // The page remembers the lab server it read (the token no longer in the address bar) and the price typed.
+  await expect(page.locator('[data-fleet-status]')).toHaveText(/Read 64 GPUs/, { timeout: 60_000 });
+  await expect(page.getByLabel('NVIDIA H100 80GB HBM3', { exact: true })).toHaveValue('2.5');
+  // A GPU opens its live view: the lab console for its verdict, connected to the same lab server, showing that GPU.
+  const idle = page.locator('.fleet-group', { has: page.locator('summary .title', { hasText: /^sim-idle$/ }) });
+  if (!(await idle.evaluate((d) => (d as HTMLDetailsElement).open))) await idle.locator('summary').click();
+  await idle.getByRole('link', { name: 'Open live charts of sim-idle GPU 3' }).click();
+  await expect(page).toHaveURL(/\/labs\/idle-gpu-cost\/\?gpu=/);
+  await expect(page.getByRole('combobox', { name: 'GPU', exact: true }).locator('option:checked')).toHaveText(
+    /NVIDIA H100 80GB HBM3 \(sim-idle, GPU 3\)/,
+    { timeout: 30_000 },
+  );
+  // Its series, not the first device's (sim-compute-bound, busy): GPU-Util 0% with memory held.
+  const summary = page.locator('.lab-chart-summary');
+  await expect(summary.first()).toContainText(/GPU-Util: mean 0(\.0)?% \(/, { timeout: 30_000 });
+  await expect(summary.nth(1)).toContainText(/mean [1-9]\d*(\.\d)? GiB/);
 });
 
 test('a lab server without a fleet says how to start one', async ({ page }) => {

@@ -91,8 +91,8 @@ describe('npm run audit against a real Prometheus', () => {
     const b = report.gpus.find((g) => g.hostname === 'gpu-b')!;
     expect(b.labels).toMatchObject({ pod: 'train-b', namespace: 'vision' });
     expect(report.gpus.find((g) => g.hostname === 'gpu-c')!.labels.job).toBe('4711');
-    // Batched: a handful of queries whatever the GPU count.
-    expect(report.queries).toBeLessThanOrEqual(9);
+    // Batched: eight queries whatever the GPU count (the host names are asked for once).
+    expect(report.queries).toBe(8);
   });
 
   test('the working GPUs are named for what they do, and the idle ones as waste', async () => {
@@ -158,6 +158,20 @@ describe('npm run audit against a real Prometheus', () => {
     expect(md).toMatch(/\| Idle but allocated \| \d+\.\d \| \d+% \| \$\d+ \|/);
     const rows = md.split('\n').filter((l) => /^\| gpu-[a-f] \|/.test(l));
     expect(rows[0]).toMatch(/^\| gpu-[ad] \|/); // an idle host tops the list
+  });
+
+  test('without a price, each model is costed at its default list price, named with its source and date', async () => {
+    const r = await run(['--prometheus', prom.url, '--window', '1h', '--end', END]);
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.out).toMatch(/costing about \$\d+ at each model's default list price \(below\)\./);
+    expect(r.out).toMatch(/\| Idle but allocated \| \d+\.\d \| \d+% \| \$\d+ \|/);
+    expect(r.out).toContain(
+      '- NVIDIA H100 80GB HBM3: $3.99/GPU-hour, Lambda 8x NVIDIA H100 SXM, per GPU per hour, https://lambda.ai/instances, read 2026-09-20.',
+    );
+    const json = JSON.parse((await run(['--prometheus', prom.url, '--window', '1h', '--end', END, '--json'])).out);
+    expect(json.gpus[0].pricePerGpuHour).toBe(3.99);
+    expect(json.summary.wastefulCostUsd).toBeCloseTo(json.summary.wastefulHours * 3.99, 6);
+    expect(json.summary.unpricedWastefulHours).toBe(0);
   });
 
   test('a selector that matches nothing exits 3 and says what to check', async () => {

@@ -1,6 +1,7 @@
 /**
- * A live simulated cluster: one lab server per scenario (in this process), each exposing dcgm-exporter's and
- * node-exporter's series with --dcgm-names, scraped every second by a real Prometheus. Then the fleet is read
+ * A live simulated cluster: one lab server of 8 GPUs per scenario (in this process; `sim:<scenario>?gpus=8`, copies
+ * of the scenario's job), each exposing dcgm-exporter's and node-exporter's series with --dcgm-names, scraped every
+ * second by a real Prometheus. Then the fleet is read
  * back through a lab server started with --source prometheus:<url>, over HTTP, as the fleet page reads it.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { startPrometheus, type RunningPrometheus } from './prometheus-harness.ts
 const TOKEN = 'fleet-live-token-0123456789';
 const SCRAPE_S = 1;
 const RUN_S = 40;
+const GPUS_PER_SERVER = 8;
 const servers: Launched[] = [];
 let prom: RunningPrometheus;
 let fleet: Launched;
@@ -32,7 +34,7 @@ beforeAll(
           '--port',
           '0',
           '--source',
-          `sim:${scenario}`,
+          `sim:${scenario}?gpus=${GPUS_PER_SERVER}`,
           '--interval',
           '250',
           '--dcgm-names',
@@ -73,11 +75,13 @@ describe('a live simulated cluster scraped by Prometheus', () => {
     const res = await fetch(`http://127.0.0.1:${fleet.port}/api/devices?token=${TOKEN}`);
     const body = (await res.json()) as { source: string; simulated: boolean; devices: { name: string }[] };
     expect(body.source).toBe(`prometheus:${prom.url}`);
-    const hosts = new Set(body.devices.map((d) => /\((sim-[a-z-]+), GPU \d+\)$/.exec(d.name)?.[1]));
-    expect([...hosts].sort()).toEqual(
-      Object.keys(CLUSTER_CAUSES)
-        .map((s) => `sim-${s}`)
-        .sort(),
+    const perHost = new Map<string, number>();
+    for (const d of body.devices) {
+      const host = /\((sim-[a-z-]+), GPU \d+\)$/.exec(d.name)?.[1] ?? d.name;
+      perHost.set(host, (perHost.get(host) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(perHost)).toEqual(
+      Object.fromEntries(Object.keys(CLUSTER_CAUSES).map((s) => [`sim-${s}`, GPUS_PER_SERVER])),
     );
   });
 
@@ -87,6 +91,7 @@ describe('a live simulated cluster scraped by Prometheus', () => {
     const report = (await res.json()) as {
       gpus: { hostname: string; verdict: { kind: string; confidence: string } }[];
     };
+    expect(report.gpus).toHaveLength(Object.keys(CLUSTER_CAUSES).length * GPUS_PER_SERVER);
     const cause = (h: string) => CLUSTER_CAUSES[h.replace(/^sim-/, '')];
     const right = report.gpus.filter((g) => g.verdict.kind === cause(g.hostname));
     const confidentlyWrong = report.gpus.filter(

@@ -5,6 +5,7 @@ import {
   defaultKnobs,
   fixedKnobs,
   parseScenarioSpec,
+  scenarioDevices,
   sampleAt,
   SCENARIO_IDS,
   SCENARIOS,
@@ -52,6 +53,42 @@ describe('scenario list', () => {
     expect(() => parseScenarioSpec('nope')).toThrow(/Use one of: idle, data-starved/);
     expect(() => parseScenarioSpec('idle?numWorkers=2')).toThrow(/knobs: releaseMemory/);
     expect(() => parseScenarioSpec('data-starved?numWorkers=lots')).toThrow(/needs a number/);
+  });
+
+  test('a GPU count makes a machine of that many GPUs, and a bad one says what fits', () => {
+    expect(parseScenarioSpec('data-starved?gpus=8&numWorkers=2')).toEqual({
+      id: 'data-starved',
+      knobs: { numWorkers: 2 },
+      gpus: 8,
+    });
+    expect(() => parseScenarioSpec('idle?gpus=0')).toThrow(/gpus must be a whole number from 1 to 16, e\.g\. gpus=8/);
+    expect(() => parseScenarioSpec('idle?gpus=17')).toThrow(/from 1 to 16/);
+    expect(() => parseScenarioSpec('idle?gpus=2.5')).toThrow(/whole number/);
+    expect(() => parseScenarioSpec('idle?gpus=')).toThrow(/whole number/);
+    expect(() => parseScenarioSpec('straggler?gpus=6')).toThrow(/runs 4 ranks per job: gpus must be a multiple of 4/);
+  });
+});
+
+describe('a simulated machine of 8 GPUs', () => {
+  test('runs independent copies of the job: distinct GPUs, the same cause on each, devices matching samples', () => {
+    for (const [id, ranks] of [
+      ['data-starved', 1],
+      ['nccl-hang', 4],
+    ] as const) {
+      const frame = sampleAt(id, 30_000, 'lab-8', {}, 8);
+      const devices = scenarioDevices(id, 'lab-8', 8);
+      expect(frame.gpus.map((g) => g.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      expect(devices.map((d) => d.uuid)).toEqual(frame.gpus.map((g) => g.uuid));
+      expect(new Set(devices.map((d) => d.uuid)).size).toBe(8);
+      // The first copy is the machine of the scenario's own size, unchanged.
+      expect(frame.gpus.slice(0, ranks)).toEqual(sampleAt(id, 30_000, 'lab-8').gpus);
+    }
+    // nccl-hang: rank 2 of each 4-rank copy is the stalled one (0% util); the others spin at 100%.
+    const hang = sampleAt('nccl-hang', 30_000, 'lab-8', {}, 8).gpus.map((g) => g.gpuUtilPct);
+    expect(hang).toEqual([100, 100, 0, 100, 100, 100, 0, 100]);
+    // Copies differ in their noise, not in their cause.
+    const starved = sampleAt('data-starved', 30_000, 'lab-8', {}, 8).gpus;
+    expect(new Set(starved.map((g) => g.powerWatts)).size).toBeGreaterThan(1);
   });
 });
 

@@ -1,0 +1,63 @@
+import { describe, expect, test } from 'vitest';
+import { defaultPriceFor, describePrice, GPU_PRICES, NO_DEFAULT_PRICE } from '../../src/lib/gpu-prices.ts';
+import { GPU_IDS } from '../../src/lib/gpu-specs.ts';
+import { costOfFleet, type FleetGpuJson } from '../../src/lib/fleet-view.ts';
+
+describe('default GPU prices', () => {
+  test('every model of the spec table has a sourced, dated price or says why it has none', () => {
+    for (const id of GPU_IDS) {
+      const p = GPU_PRICES[id];
+      if (!p) {
+        expect(NO_DEFAULT_PRICE[id], id).toMatch(/enter your own/);
+        continue;
+      }
+      expect(p.sourceUrl, id).toMatch(/^https:\/\//);
+      expect(p.readOn, id).toMatch(/^2026-\d\d-\d\d$/);
+      expect(Date.parse(p.readOn)).toBeLessThanOrEqual(Date.UTC(2026, 11, 1));
+      expect(p.usdPerGpuHour, id).toBeGreaterThan(0);
+      expect(p.via.length, id).toBeGreaterThan(10);
+    }
+  });
+
+  test('a GPU named as dcgm-exporter names it finds its model’s price; an unknown or L4 GPU has none', () => {
+    expect(defaultPriceFor('NVIDIA H100 80GB HBM3')?.usdPerGpuHour).toBe(3.99);
+    expect(defaultPriceFor('NVIDIA H100 PCIe')?.usdPerGpuHour).toBe(3.29);
+    expect(defaultPriceFor('NVIDIA A100-SXM4-40GB')?.usdPerGpuHour).toBe(1.99);
+    expect(defaultPriceFor('NVIDIA H200')?.usdPerGpuHour).toBeCloseTo(50.44 / 8, 9);
+    expect(defaultPriceFor('NVIDIA L4')).toBeNull();
+    expect(defaultPriceFor('NVIDIA GeForce RTX 4090')).toBeNull();
+    expect(describePrice(GPU_PRICES['h100-sxm']!)).toBe(
+      '$3.99/GPU-hour, Lambda list price (lambda.ai/instances), read 2026-09-20',
+    );
+  });
+});
+
+const gpu = (model: string, hours: Record<string, number>): FleetGpuJson => ({
+  instance: 'h:9400',
+  hostname: 'h',
+  gpu: 0,
+  uuid: null,
+  model,
+  labels: { pod: null, namespace: null, container: null, job: null },
+  verdict: { kind: 'idle', title: 'Idle', confidence: 'high', evidence: [], next: '', cardId: 'gpu-util' },
+  hours,
+  wastefulHours: 0,
+  energyKWh: null,
+});
+
+describe('costOfFleet', () => {
+  test('prices each GPU at its model’s price, never the working hours, and counts unpriced models apart', () => {
+    const cost = costOfFleet(
+      [
+        gpu('A', { idle: 2, 'compute-bound': 5 }),
+        gpu('B', { 'data-starvation': 1 }),
+        gpu('C', { idle: 3 }), // no price
+      ],
+      (m) => ({ A: 4, B: 2 })[m] ?? null,
+    );
+    expect(cost.totalUsd).toBe(10);
+    expect(cost.byKindUsd).toEqual({ idle: 8, 'data-starvation': 2 });
+    expect(cost.unpricedHours).toBe(3);
+    expect(costOfFleet([gpu('C', { idle: 3 })], () => null).totalUsd).toBeNull();
+  });
+});
