@@ -35,7 +35,7 @@ beforeAll(async () => {
     300_000,
   );
   prom = await startPrometheus({ openMetricsFile: file });
-}, 400_000); // the backfill of 7 days takes ~60 s on a quiet 2-core machine and over 180 s under load
+}, 400_000); // the 7-day backfill took over 180 s on a loaded 2-core machine
 
 afterAll(async () => {
   await prom?.stop();
