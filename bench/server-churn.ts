@@ -54,14 +54,36 @@ export async function churn(
   return { opened, refused, failed };
 }
 
-/** Seconds until `rssMb()` is at most `targetMb` (polled every 250 ms), or null past `limitS`. */
-export async function settleSeconds(rssMb: () => number, targetMb: number, limitS: number): Promise<number | null> {
+/** What `settle` saw: seconds until each reading was at most its target (null: not within the limit), and the last readings. */
+export interface Settled {
+  rssS: number | null;
+  anonS: number | null;
+  lastRssMb: number;
+  lastAnonMb: number;
+}
+
+/**
+ * Polls `read()` (RSS and anonymous RSS, MB) every 250 ms until both are at most their targets or `limitS` passes.
+ * Anonymous RSS is the heap and buffers; the rest of RSS is the node binary's file pages, which the kernel
+ * leaves resident until memory is short, so RSS alone can stay up with nothing held.
+ */
+export async function settle(
+  read: () => { rssMb: number; anonMb: number },
+  target: { rssMb: number; anonMb: number },
+  limitS: number,
+): Promise<Settled> {
   const t0 = Date.now();
-  while (Date.now() - t0 < limitS * 1000) {
-    if (rssMb() <= targetMb) return (Date.now() - t0) / 1000;
-    await new Promise((r) => setTimeout(r, 250));
+  const out: Settled = { rssS: null, anonS: null, lastRssMb: NaN, lastAnonMb: NaN };
+  for (;;) {
+    const r = read();
+    const s = (Date.now() - t0) / 1000;
+    out.lastRssMb = r.rssMb;
+    out.lastAnonMb = r.anonMb;
+    if (out.rssS === null && r.rssMb <= target.rssMb) out.rssS = s;
+    if (out.anonS === null && r.anonMb <= target.anonMb) out.anonS = s;
+    if ((out.rssS !== null && out.anonS !== null) || s >= limitS) return out;
+    await new Promise((res) => setTimeout(res, 250));
   }
-  return null;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -14,7 +14,7 @@ import { get as httpGet, type ClientRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createNvmlSource } from '../server/sources/nvml.ts';
 import { buildStubs } from '../test/fixtures/nvml-stub/build.ts';
-import { settleSeconds } from './server-churn.ts';
+import { settle, type Settled } from './server-churn.ts';
 
 const GPUS = 8;
 const CLIENTS = 100;
@@ -191,9 +191,10 @@ export async function benchServer(seconds = 10): Promise<{ rows: BenchRow[]; mar
     let bare: Watched;
     let loaded: Watched;
     let churned: Watched;
-    let settleS: number | null;
+    let settled: Settled;
     let churnCounts = { opened: 0, refused: 0, failed: 0 };
     let warmTargetMb = 0;
+    let anonTargetMb = 0;
     const delays: number[] = [];
     try {
       await new Promise((r) => setTimeout(r, 10_000)); // steady state: startup compilation done
@@ -232,7 +233,12 @@ export async function benchServer(seconds = 10): Promise<{ rows: BenchRow[]; mar
       await churnDone;
       churnCounts = JSON.parse(churnOut || '{"opened":0,"refused":0,"failed":0}') as typeof churnCounts;
       warmTargetMb = Math.max(idle.rssMb + SETTLE_SLACK_MB, idle.rssMb * 1.1);
-      settleS = await settleSeconds(() => rssMb(server.pid), warmTargetMb, SETTLE_LIMIT_S);
+      anonTargetMb = Math.max(idle.anonMb + SETTLE_SLACK_MB, idle.anonMb * 1.1);
+      settled = await settle(
+        () => ({ rssMb: rssMb(server.pid), anonMb: rssMb(server.pid, 'RssAnon') }),
+        { rssMb: warmTargetMb, anonMb: anonTargetMb },
+        SETTLE_LIMIT_S,
+      );
     } finally {
       server.stop();
       floor.kill();
@@ -277,9 +283,15 @@ export async function benchServer(seconds = 10): Promise<{ rows: BenchRow[]; mar
       },
       {
         measure: 'RSS back near warm after the churn',
-        value: settleS === null ? `not within ${SETTLE_LIMIT_S} s` : `${f(settleS)} s`,
+        value: settled.rssS === null ? `not within ${SETTLE_LIMIT_S} s` : `${f(settled.rssS)} s`,
         goal: '≤ 30 s',
-        note: `${settleS !== null && settleS <= 30 ? 'within' : 'NOT within'} 30 s; "near" = ≤ ${f(warmTargetMb)} MB (warm + ${SETTLE_SLACK_MB} MB or +10%)`,
+        note: `${settled.rssS !== null && settled.rssS <= 30 ? 'within' : 'NOT within'} 30 s; "near" = ≤ ${f(warmTargetMb)} MB (warm + ${SETTLE_SLACK_MB} MB or +10%); ${f(settled.lastRssMb)} MB at the end`,
+      },
+      {
+        measure: 'anonymous RSS back near warm after the churn',
+        value: settled.anonS === null ? `not within ${SETTLE_LIMIT_S} s` : `${f(settled.anonS)} s`,
+        goal: '≤ 30 s',
+        note: `heap and buffers: warm ${f(idle.anonMb)} MB, "near" = ≤ ${f(anonTargetMb)} MB; ${f(settled.lastAnonMb)} MB at the end`,
       },
       {
         measure: 'sample → client delay p50 / p99',

@@ -85,7 +85,7 @@ export function createLabRunner(lab: Pick<LabView, 'id' | 'steps'>, session: Lab
     if (answer.ok) {
       sentPlay = key;
       confirmed = play.scenario;
-      dispatch({ type: 'controlled', source: answer.source });
+      dispatch({ type: 'controlled', source: answer.source, reason: answer.reason });
     } else if (answer.status === 409) {
       dispatch({
         type: 'refused',

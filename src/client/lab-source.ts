@@ -233,7 +233,8 @@ export async function connectServer(addr: ServerAddress, ev: ServerEvents): Prom
 }
 
 /** What the lab server said to a change of its simulation. */
-export type KnobsAnswer = { ok: true; source: string } | { ok: false; status: number; message: string };
+export type KnobsAnswer =
+  { ok: true; source: string; reason: string | null } | { ok: false; status: number; message: string };
 
 /** Asks the lab server's simulation to play `scenario` with `knobs` (POST /api/sim/knobs, server/sim-routes.ts). */
 export async function setServerKnobs(
@@ -252,5 +253,13 @@ export async function setServerKnobs(
   }
   if (!res.ok) return { ok: false, status: res.status, message: await errorText(res) };
   const body = (await res.json()) as { source?: unknown };
-  return { ok: true, source: typeof body.source === 'string' ? body.source : `sim:${play.scenario}` };
+  // The server's words on why it simulates name the scenario: read them again after a switch.
+  const health = (await fetch(`${addr.origin}/api/health`, { cache: 'no-store' })
+    .then((r) => r.json())
+    .catch(() => ({}))) as { reason?: unknown };
+  return {
+    ok: true,
+    source: typeof body.source === 'string' ? body.source : `sim:${play.scenario}`,
+    reason: typeof health.reason === 'string' ? health.reason : null,
+  };
 }

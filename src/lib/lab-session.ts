@@ -105,7 +105,7 @@ export type LabAction =
   /** Forget the saved steps and start the run again from step 1. */
   | { type: 'start-over'; at: number }
   /** The lab server now plays `source` (its id after a scenario switch). */
-  | { type: 'controlled'; source: string }
+  | { type: 'controlled'; source: string; reason: string | null }
   /** The lab server refused to change its data (409: a real GPU or a replay): `message` says why. */
   | { type: 'refused'; message: string }
   | { type: 'status'; text: string }
@@ -223,7 +223,9 @@ export function labReducer(lab: SessionLab, s: LabSession, a: LabAction): LabSes
     case 'start-over':
       return { ...s, ...freshRun(a.at, null), saved: null, announce: 'Started again from step 1.' };
     case 'controlled':
-      return s.source?.control === 'server' ? { ...s, source: { ...s.source, source: a.source } } : s;
+      return s.source?.control === 'server'
+        ? { ...s, source: { ...s.source, source: a.source, reason: a.reason ?? s.source.reason } }
+        : s;
     case 'refused':
       return s.source ? { ...s, source: { ...s.source, control: 'none' }, error: a.message } : s;
     case 'status':

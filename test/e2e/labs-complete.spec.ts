@@ -84,6 +84,10 @@ async function openAndConnect(page: Page, server: LabServer, labId: string): Pro
   await page.getByRole('button', { name: 'Connect' }).click();
   await expect(page.locator('.lab-banner')).toContainText('SIMULATED');
   await expect(page.getByTestId('lab-status')).toHaveText(/connected/);
+  // The banner is one line; the server's own words wait behind a disclosure.
+  await expect(page.locator('.lab-reason > p')).toBeHidden();
+  await page.locator('.lab-reason summary').click();
+  await expect(page.locator('.lab-reason > p')).toContainText('simulated scenario');
 }
 
 /** One lab against its own server; the first two labs also survive a server restart and a page reload. */

@@ -216,8 +216,9 @@ describe('labReducer: steps passed on this device', () => {
     const moved = reduce(reduce(newLabSession(), { type: 'started', info }), {
       type: 'controlled',
       source: 'sim:data-starved',
+      reason: 'simulated scenario "data-starved"',
     });
-    expect(moved.source?.source).toBe('sim:data-starved');
+    expect(moved.source).toMatchObject({ source: 'sim:data-starved', reason: 'simulated scenario "data-starved"' });
   });
 });
 
