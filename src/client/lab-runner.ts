@@ -91,11 +91,13 @@ export function createLabRunner(lab: Pick<LabView, 'id' | 'steps'>, session: Lab
         type: 'refused',
         message: `${answer.message || 'The lab server has no simulation to change.'} Run each step's command instead.`,
       });
-    } else
+    } else {
+      sentPlay = key; // not again until the step asks for something else: no loop of refused requests
       dispatch({
         type: 'error',
         message: `The lab server did not apply the step (${answer.status}): ${answer.message}`,
       });
+    }
     void syncServer(); // the step may have moved on while the request was out
   };
 
