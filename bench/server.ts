@@ -3,7 +3,9 @@
  *  1. cost of one sample of 8 GPUs through the koffi binding (C stub library) vs spawning one
  *     process per sample (nvidia-smi --query-gpu when present, else /bin/true: that approach's floor);
  *  2. the server process's CPU and RSS at 10 Hz with 0 and with 100 SSE clients on loopback;
- *  3. p50/p99 delay from sample (server clock) to client receipt.
+ *  3. p50/p99 delay from sample (server clock) to client receipt;
+ *  4. 500 churning SSE clients (each connects, reads a while, drops, again): the server's peak RSS, and the
+ *     seconds until RSS is back near its warm level (the 0-client peak) once the churn ends (goal ≤ 30 s).
  * Prints a Markdown table. Needs gcc (for the stub); everything stays on 127.0.0.1.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,9 +14,15 @@ import { get as httpGet, type ClientRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createNvmlSource } from '../server/sources/nvml.ts';
 import { buildStubs } from '../test/fixtures/nvml-stub/build.ts';
+import { settle, type Settled } from './server-churn.ts';
 
 const GPUS = 8;
 const CLIENTS = 100;
+const CHURNERS = 500;
+/** "Near the warm level": within this many MB of it, or 10% of it, whichever is more. */
+const SETTLE_SLACK_MB = 10;
+/** How long to wait for RSS to settle after the churn before calling it not settled, seconds. */
+const SETTLE_LIMIT_S = 90;
 const HZ = 10;
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -182,6 +190,11 @@ export async function benchServer(seconds = 10): Promise<{ rows: BenchRow[]; mar
     let idle: Watched;
     let bare: Watched;
     let loaded: Watched;
+    let churned: Watched;
+    let settled: Settled;
+    let churnCounts = { opened: 0, refused: 0, failed: 0 };
+    let warmTargetMb = 0;
+    let anonTargetMb = 0;
     const delays: number[] = [];
     try {
       await new Promise((r) => setTimeout(r, 10_000)); // steady state: startup compilation done
@@ -201,6 +214,31 @@ export async function benchServer(seconds = 10): Promise<{ rows: BenchRow[]; mar
       loaded = await watch(server.pid, seconds);
       await done;
       delays.push(...(JSON.parse(out || '[]') as number[]));
+      // Churn: 500 clients in a process of their own; then how long until RSS is back near the warm level.
+      const churners = spawn(
+        process.execPath,
+        [
+          fileURLToPath(new URL('./server-churn.ts', import.meta.url)),
+          server.base,
+          server.token,
+          String(CHURNERS),
+          String(seconds),
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let churnOut = '';
+      churners.stdout.on('data', (d: Buffer) => (churnOut += d.toString()));
+      const churnDone = new Promise<void>((resolve) => churners.on('exit', () => resolve()));
+      churned = await watch(server.pid, seconds);
+      await churnDone;
+      churnCounts = JSON.parse(churnOut || '{"opened":0,"refused":0,"failed":0}') as typeof churnCounts;
+      warmTargetMb = Math.max(idle.rssMb + SETTLE_SLACK_MB, idle.rssMb * 1.1);
+      anonTargetMb = Math.max(idle.anonMb + SETTLE_SLACK_MB, idle.anonMb * 1.1);
+      settled = await settle(
+        () => ({ rssMb: rssMb(server.pid), anonMb: rssMb(server.pid, 'RssAnon') }),
+        { rssMb: warmTargetMb, anonMb: anonTargetMb },
+        SETTLE_LIMIT_S,
+      );
     } finally {
       server.stop();
       floor.kill();
@@ -236,6 +274,24 @@ export async function benchServer(seconds = 10): Promise<{ rows: BenchRow[]; mar
         value: `${f(loaded.rssMb)} MB`,
         goal: '< 100 MB',
         note: `${f(loaded.anonMb)} MB anonymous; the rest is the node binary's pages, shared with other node processes`,
+      },
+      {
+        measure: `server RSS, ${CHURNERS} churning SSE clients (peak)`,
+        value: `${f(churned.rssMb)} MB`,
+        goal: '',
+        note: `warm ${f(idle.rssMb)} MB; ${churnCounts.opened} streams opened, ${churnCounts.refused} refused (503), ${churnCounts.failed} failed or timed out in ${seconds} s`,
+      },
+      {
+        measure: 'RSS back near warm after the churn',
+        value: settled.rssS === null ? `not within ${SETTLE_LIMIT_S} s` : `${f(settled.rssS)} s`,
+        goal: '≤ 30 s',
+        note: `${settled.rssS !== null && settled.rssS <= 30 ? 'within' : 'NOT within'} 30 s; "near" = ≤ ${f(warmTargetMb)} MB (warm + ${SETTLE_SLACK_MB} MB or +10%); ${f(settled.lastRssMb)} MB at the end`,
+      },
+      {
+        measure: 'anonymous RSS back near warm after the churn',
+        value: settled.anonS === null ? `not within ${SETTLE_LIMIT_S} s` : `${f(settled.anonS)} s`,
+        goal: '≤ 30 s',
+        note: `heap and buffers: warm ${f(idle.anonMb)} MB, "near" = ≤ ${f(anonTargetMb)} MB; ${f(settled.lastAnonMb)} MB at the end`,
       },
       {
         measure: 'sample → client delay p50 / p99',

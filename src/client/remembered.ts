@@ -21,4 +21,28 @@ export const remembered = {
       /* storage blocked: the page still works, it just won't remember */
     }
   },
+  remove: (k: string): void => {
+    try {
+      localStorage.removeItem(k);
+    } catch {
+      /* storage blocked: nothing was kept */
+    }
+  },
 };
+
+/**
+ * Takes the lab server's token from this page's address (`/?token=…`, the URL `npm start` prints, on any
+ * page): remembers this origin with it as the lab server and removes the token from the address bar and
+ * the history entry. Returns the lab server URL now remembered, or null when none is.
+ */
+export function absorbServerToken(): string | null {
+  const url = new URL(location.href);
+  const token = url.searchParams.get('token');
+  if (token) {
+    remembered.set(LAB_SERVER_KEY, `${location.origin}/?token=${encodeURIComponent(token)}`);
+    url.searchParams.delete('token');
+    history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
+    return `${location.origin}/?token=${encodeURIComponent(token)}`;
+  }
+  return remembered.get(LAB_SERVER_KEY);
+}

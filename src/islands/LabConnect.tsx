@@ -6,6 +6,7 @@
 import { useId, useState } from 'react';
 import type { LabSession, SourceInfo } from '../lib/lab-session.ts';
 import LabCommand from './LabCommand.tsx';
+import { simulatedSummary } from '../lib/lab-connection.ts';
 
 /** What the panel shows, from the lab session (src/lib/lab-session.ts), and what it can do. */
 export interface LabConnectProps extends Pick<
@@ -29,7 +30,7 @@ export function sourceBanner(s: SourceInfo, gpuIndex: number): { tag: 'REAL' | '
   return s.simulated
     ? {
         tag: 'SIMULATED',
-        text: `by the lab server at ${host} · ${s.source} · ${gpu}${s.reason ? ` · ${s.reason}` : ''}`,
+        text: `${simulatedSummary(s.reason, s.source)} · ${gpu} · ${s.source} · by the lab server at ${host}`,
       }
     : { tag: 'REAL', text: `${gpu} · via the lab server at ${host} (${s.source})` };
 }
@@ -47,8 +48,19 @@ export default function LabConnect(p: LabConnectProps) {
         <>
           <p className="lab-banner" data-tag={banner.tag} role="status">
             <strong className="lab-tag">{banner.tag}</strong> <span>{banner.text}</span>
-            {p.status && p.status !== 'connected' ? <span className="muted"> · {p.status}</span> : null}
+            {p.status ? (
+              <span className="muted" data-testid="lab-status">
+                {' '}
+                · {p.status}
+              </span>
+            ) : null}
           </p>
+          {p.source.kind === 'server' && p.source.reason && (
+            <details className="lab-reason">
+              <summary>Why simulated: the lab server's words</summary>
+              <p>{p.source.reason}</p>
+            </details>
+          )}
           <div className="lab-controls">
             {p.source.kind === 'page-sim' && (
               <label>
@@ -110,7 +122,7 @@ export default function LabConnect(p: LabConnectProps) {
           >
             <label htmlFor={`${id}-url`}>Lab server URL, with its token</label>
             <p className="muted" id={`${id}-help`}>
-              Run <code>npm run lab</code> on the GPU machine and paste the URL it prints (
+              Run <code>npm start</code> on the GPU machine and paste the URL it prints (
               <code>http://127.0.0.1:8790/?token=…</code>). It is remembered on this device.
             </p>
             <div className="lab-url-row">

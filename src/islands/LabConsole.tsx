@@ -36,6 +36,8 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
   const { dispatch } = session;
   const { points } = s;
   const costBox = lab.cost && points.length > 0 ? idleCost(points, lab.cost.usdPerGpuHour) : null;
+  // The host's cores as the lab server samples them (its own host, or its simulation's): lab texts name them.
+  const hostCores = s.source?.kind === 'server' ? (s.messages.at(-1)?.host?.perCorePct.length ?? null) : null;
 
   return (
     <div className="lab-console">
@@ -65,8 +67,16 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
           result={s.result}
           source={s.source}
           fixApplied={s.fixApplied}
-          onFix={() => dispatch({ type: 'fix' })}
+          onFix={runner.fix}
+          hostCores={hostCores}
         />
+        {s.run.index > 0 && !s.done && (
+          <div className="actions">
+            <button type="button" className="button secondary" onClick={runner.startOver}>
+              Start over from step 1
+            </button>
+          </div>
+        )}
       </section>
       {s.done && (
         <p className="lab-done" data-testid="lab-complete">

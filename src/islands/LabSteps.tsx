@@ -1,12 +1,13 @@
 /**
  * The lab's steps with each check's live state: passed, failing, waiting for its window, or
- * "can't tell" (a metric this source does not give). The live step shows the fix control in
- * the in-page simulator, the restart command for a server simulation, or the command to run on
- * a real GPU. State is spelled out in text, never by colour alone.
+ * "can't tell" (a metric this source does not give). The live step shows the fix control where a
+ * simulation plays the data (in this page, or the lab server's simulation, which the page changes
+ * through its API), or the command to run on a real GPU. State is spelled out in text, never by colour alone.
  */
 import type { CheckResult, CheckState } from '../lib/checks.ts';
 import type { LabView } from '../lib/lab-run.ts';
 import type { SourceInfo } from '../lib/lab-session.ts';
+import { fillHostCores } from '../lib/lab-connection.ts';
 
 export interface LabStepsProps {
   steps: LabView['steps'];
@@ -18,6 +19,8 @@ export interface LabStepsProps {
   /** Whether the live step's fix is applied (in-page simulator). */
   fixApplied: boolean;
   onFix: () => void;
+  /** The host's logical cores as the lab server reports them; null when no server is connected. */
+  hostCores: number | null;
 }
 
 const STATE_TEXT: Record<CheckState, string> = {
@@ -43,13 +46,8 @@ function ResultTree({ r }: { r: CheckResult }) {
   );
 }
 
-const knobText = (knobs: Record<string, number>): string =>
-  Object.entries(knobs)
-    .map(([k, v]) => `${k}=${v}`)
-    .join('&');
-
 /** The ordered step list with each live check's state and the fix control. */
-export default function LabSteps({ steps, index, result, source, fixApplied, onFix }: LabStepsProps) {
+export default function LabSteps({ steps, index, result, source, fixApplied, onFix, hostCores }: LabStepsProps) {
   return (
     <ol className="lab-steps">
       {steps.map((s, i) => {
@@ -77,7 +75,10 @@ export default function LabSteps({ steps, index, result, source, fixApplied, onF
                 {label}
               </span>
             </h3>
-            <div className="lab-instruction" dangerouslySetInnerHTML={{ __html: s.instructionHtml }} />
+            <div
+              className="lab-instruction"
+              dangerouslySetInnerHTML={{ __html: fillHostCores(s.instructionHtml, hostCores) }}
+            />
             <p className="lab-check">
               <span className="muted">Check:</span> {s.checkText}
             </p>
@@ -86,7 +87,7 @@ export default function LabSteps({ steps, index, result, source, fixApplied, onF
                 <ResultTree r={result} />
               </div>
             )}
-            {live && source?.kind === 'page-sim' && s.fix && (
+            {live && source?.control !== 'none' && s.fix && (
               <div className="actions">
                 <button
                   type="button"
@@ -99,23 +100,17 @@ export default function LabSteps({ steps, index, result, source, fixApplied, onF
                 </button>
               </div>
             )}
-            {live && source?.kind === 'server' && source.simulated && s.fix && (
-              <p className="muted">
-                This server plays one fixed scenario. To apply the fix, restart it with{' '}
-                <code>
-                  npm run lab -- --source "sim:{s.fix.scenario}?{knobText(s.fix.knobs)}"
-                </code>{' '}
-                and connect again.
-              </p>
+            {live && source?.kind === 'server' && source.control === 'server' && s.fix && (
+              <p className="muted">The lab server's simulation applies it: no restart needed.</p>
             )}
-            {live && source?.kind === 'server' && !source.simulated && s.run && (
+            {live && source?.control === 'none' && s.run && (
               <p>
                 Run: <code>{s.run}</code>
               </p>
             )}
             <details className="lab-hint">
               <summary>Hint</summary>
-              <div dangerouslySetInnerHTML={{ __html: s.hintHtml }} />
+              <div dangerouslySetInnerHTML={{ __html: fillHostCores(s.hintHtml, hostCores) }} />
             </details>
           </li>
         );

@@ -12,7 +12,9 @@ import type { DeviceInfo, StreamMessage } from '../protocol/metrics.ts';
 import type { CheckResult } from './checks.ts';
 import { diagnose, type Diagnosis } from './diagnose.ts';
 import { toPoint, type MetricContext, type MetricPoint } from './lab-metrics.ts';
-import { advanceRun, startRun, type LabView, type RunState } from './lab-run.ts';
+import { checkSpanS } from './checks.ts';
+import { resumeRun, savedRunOf, type SavedRun } from './lab-progress.ts';
+import { advanceRun, type LabView, type RunState } from './lab-run.ts';
 
 /** Points kept for the charts and checks: 10 minutes at 500 ms. */
 export const MAX_POINTS = 1200;
@@ -33,6 +35,11 @@ export interface SourceInfo {
   devices: DeviceInfo[];
   /** Origin of the server, for server sources. */
   origin: string | null;
+  /**
+   * Who applies a step's fix: 'page' (the in-page simulator), 'server' (the lab server's simulation, through
+   * POST /api/sim/knobs), or 'none' (a real GPU or a replay: the learner runs the step's command).
+   */
+  control: 'page' | 'server' | 'none';
 }
 
 /** What the in-page simulator plays right now (read on every tick, so a fix applies at once). */
@@ -84,13 +91,23 @@ export interface LabSession {
   announce: string;
   /** When the run started (epoch ms), for the lab's duration. */
   startedAtMs: number;
+  /** Steps this device saw pass in an unfinished run: a new run resumes there (src/lib/lab-progress.ts). */
+  saved: SavedRun | null;
+  /** The diagnosis reads only samples after this time, ms: set when the lab completes, so it reads the fixed run. */
+  diagnoseFromMs: number;
 }
 
 /** Everything that changes a session. */
 export type LabAction =
-  | { type: 'opened'; serverUrl: string; serverFirst: boolean; unlocked: boolean }
+  | { type: 'opened'; serverUrl: string; serverFirst: boolean; unlocked: boolean; saved: SavedRun | null }
   | { type: 'server-url'; url: string }
   | { type: 'restart'; at: number }
+  /** Forget the saved steps and start the run again from step 1. */
+  | { type: 'start-over'; at: number }
+  /** The lab server now plays `source` (its id after a scenario switch). */
+  | { type: 'controlled'; source: string; reason: string | null }
+  /** The lab server refused to change its data (409: a real GPU or a replay): `message` says why. */
+  | { type: 'refused'; message: string }
   | { type: 'status'; text: string }
   | { type: 'error'; message: string }
   | { type: 'started'; info: SourceInfo }
@@ -110,23 +127,25 @@ export function newLabSession(): LabSession {
     serverFirst: false,
     speed: 1,
     gpuIndex: 0,
-    ...freshRun(0),
+    ...freshRun(0, null),
     unlocked: false,
     announce: '',
+    saved: null,
   };
 }
 
-/** The run part of a session, as a new source starts it at `at`. */
-function freshRun(at: number) {
+/** The run part of a session, as a new source starts it at `at` (resuming `saved`). */
+function freshRun(at: number, saved: SavedRun | null) {
   return {
     messages: [],
     points: [],
-    run: startRun(),
+    run: resumeRun(saved),
     result: null,
     fixApplied: false,
     fixPlaying: false,
     diagnosis: null,
     diagnosedAtMs: -Infinity,
+    diagnoseFromMs: -Infinity,
     done: false,
     startedAtMs: at,
   } satisfies Partial<LabSession>;
@@ -155,20 +174,29 @@ function received(lab: SessionLab, s: LabSession, m: StreamMessage): LabSession 
   const points = appendCapped(s.points, toPoint(m, s.gpuIndex, metricContext(lab)), MAX_POINTS);
   const r = advanceRun(lab.steps, s.run, points);
   const next: LabSession = { ...s, messages, points, run: r.state, result: r.result };
+  let diagnoseNow = m.sampledAtMs - s.diagnosedAtMs >= DIAGNOSE_EVERY_MS;
   if (r.state.index !== s.run.index) {
+    // The step that passed owns `r.result`: the new live step has no result of its own yet.
+    next.result = null;
     next.fixPlaying = s.done || r.done;
     next.fixApplied = false;
     next.announce = `Step ${s.run.index + 1} passed: ${lab.steps[s.run.index]?.title ?? ''}.`;
+    next.saved = savedRunOf(r.state, lab.steps.length);
   }
   if (r.done && !s.done) {
     next.done = true;
     next.fixPlaying = true;
     next.unlocked = true;
     next.announce = 'Every step passed. The debrief is unlocked.';
+    // Diagnose the window the last check passed on, at once: not a verdict carried over from before the fix.
+    const last = lab.steps[lab.steps.length - 1];
+    next.diagnoseFromMs = m.sampledAtMs - (last ? checkSpanS(last.check) : 0) * 1000;
+    diagnoseNow = true;
   }
-  if (m.sampledAtMs - s.diagnosedAtMs >= DIAGNOSE_EVERY_MS) {
+  if (diagnoseNow) {
     next.diagnosedAtMs = m.sampledAtMs;
-    next.diagnosis = diagnose(messages.slice(-240));
+    const from = next.diagnoseFromMs;
+    next.diagnosis = diagnose(messages.slice(-240).filter((x) => x.sampledAtMs >= from));
   }
   return next;
 }
@@ -180,11 +208,26 @@ function received(lab: SessionLab, s: LabSession, m: StreamMessage): LabSession 
 export function labReducer(lab: SessionLab, s: LabSession, a: LabAction): LabSession {
   switch (a.type) {
     case 'opened':
-      return { ...s, serverUrl: a.serverUrl, serverFirst: a.serverFirst, unlocked: a.unlocked };
+      return {
+        ...s,
+        serverUrl: a.serverUrl,
+        serverFirst: a.serverFirst,
+        unlocked: a.unlocked,
+        saved: a.saved,
+        run: s.messages.length === 0 ? resumeRun(a.saved) : s.run,
+      };
     case 'server-url':
       return { ...s, serverUrl: a.url };
     case 'restart':
-      return { ...s, ...freshRun(a.at), error: '', status: '' };
+      return { ...s, ...freshRun(a.at, s.saved), error: '', status: '' };
+    case 'start-over':
+      return { ...s, ...freshRun(a.at, null), saved: null, announce: 'Started again from step 1.' };
+    case 'controlled':
+      return s.source?.control === 'server'
+        ? { ...s, source: { ...s.source, source: a.source, reason: a.reason ?? s.source.reason } }
+        : s;
+    case 'refused':
+      return s.source ? { ...s, source: { ...s.source, control: 'none' }, error: a.message } : s;
     case 'status':
       return { ...s, status: a.text };
     case 'error':

@@ -109,10 +109,10 @@ describe('labReducer', () => {
     expect(s.points.at(-1)?.values.gpuUtilPct).toBeLessThan(5); // rank 2 is the one that stalled
   });
 
-  test('a new source starts a new run but keeps the unlocked debrief, the server URL and the speed', () => {
+  test('a new source starts a new run (at the kept step) but keeps the unlocked debrief, the server URL and the speed', () => {
     const opened = reduce(
       newLabSession(),
-      { type: 'opened', serverUrl: 'http://127.0.0.1:8790/?token=t', serverFirst: true, unlocked: true },
+      { type: 'opened', serverUrl: 'http://127.0.0.1:8790/?token=t', serverFirst: true, unlocked: true, saved: null },
       { type: 'speed', speed: 10 },
       { type: 'error', message: 'The URL has no ?token=… part.' },
     );
@@ -126,6 +126,8 @@ describe('labReducer', () => {
       unlocked: true,
       speed: 10,
       startedAtMs: T0 + 60_000,
+      saved: ran.saved,
+      run: { index: 1, startedAtMs: null, passedAtMs: [], baselines: ran.run.baselines },
     });
   });
 
@@ -137,12 +139,86 @@ describe('labReducer', () => {
       reason: null,
       devices: [],
       origin: null,
+      control: 'page',
     };
     const started = reduce(newLabSession(), { type: 'started', info }, { type: 'status', text: 'connected' });
     const s = play(started, (x) => x.messages.length === 3);
     const stopped = reduce(s, { type: 'stopped' });
     expect(stopped).toMatchObject({ source: null, status: '' });
     expect(stopped.points).toBe(s.points);
+  });
+});
+
+describe('labReducer: the moment a step passes', () => {
+  test('the next step shows no result of its own until its samples come (never the passed step\'s "Passing")', () => {
+    const s = play(reduce(newLabSession(), { type: 'restart', at: T0 }), (x) => x.run.index === 1);
+    expect(s.result).toBeNull();
+    const next = play(s, (x) => x.messages.length === s.messages.length + 1);
+    expect(next.run.index).toBe(1);
+    expect(next.result?.state).not.toBe('pass'); // step 2 without its fix: waiting or failing, judged on its own samples
+  });
+
+  test('the diagnosis reads the fixed run at once when the lab completes, not the 30 s before the fix', () => {
+    let s = play(reduce(newLabSession(), { type: 'restart', at: T0 }), (x) => x.run.index === 1);
+    s = play(s, (x) => x.result?.state === 'fail');
+    expect(s.diagnosis?.title).toMatch(/starv/i);
+    s = play(reduce(s, { type: 'fix' }), (x) => x.done);
+    expect(s.diagnosis?.title).toMatch(/Healthy/);
+    expect(s.diagnosedAtMs).toBe(s.messages.at(-1)!.sampledAtMs);
+  });
+});
+
+describe('labReducer: steps passed on this device', () => {
+  test('a passed step is kept; a new source (reconnect, reload, server restart) resumes at the live step', () => {
+    const s = play(reduce(newLabSession(), { type: 'restart', at: T0 }), (x) => x.run.index === 1);
+    expect(s.saved).toEqual({ passed: 1, baselines: [s.run.baselines[0]] });
+    // A reload: the page opens with what the device kept, and its next run starts at step 2.
+    const reopened = reduce(newLabSession(), {
+      type: 'opened',
+      serverUrl: '',
+      serverFirst: false,
+      unlocked: false,
+      saved: s.saved,
+    });
+    expect(reopened.run.index).toBe(1);
+    const again = reduce(reopened, { type: 'restart', at: T0 + 60_000 });
+    expect(again.run).toMatchObject({ index: 1, baselines: s.run.baselines });
+    // Step 2's check compares samples/s with step 1's: the kept baseline lets it pass after the fix.
+    const done = play(reduce(again, { type: 'fix' }), (x) => x.done);
+    expect(done).toMatchObject({ done: true, saved: null });
+  });
+
+  test('"start over" forgets the kept steps and starts at step 1 on the same source', () => {
+    const s = play(reduce(newLabSession(), { type: 'restart', at: T0 }), (x) => x.run.index === 1);
+    const over = reduce(s, { type: 'start-over', at: T0 + 1000 });
+    expect(over).toMatchObject({
+      saved: null,
+      run: { index: 0 },
+      messages: [],
+      announce: 'Started again from step 1.',
+    });
+    expect(reduce(over, { type: 'restart', at: T0 + 2000 }).run.index).toBe(0);
+  });
+
+  test("the lab server refusing its knobs (409) turns the step to its command, with the server's reason", () => {
+    const info: SourceInfo = {
+      kind: 'server',
+      simulated: false,
+      source: 'nvml',
+      reason: null,
+      devices: [],
+      origin: 'http://127.0.0.1:8790',
+      control: 'server',
+    };
+    const s = reduce(newLabSession(), { type: 'started', info }, { type: 'refused', message: 'reads a real GPU' });
+    expect(s.source?.control).toBe('none');
+    expect(s.error).toBe('reads a real GPU');
+    const moved = reduce(reduce(newLabSession(), { type: 'started', info }), {
+      type: 'controlled',
+      source: 'sim:data-starved',
+      reason: 'simulated scenario "data-starved"',
+    });
+    expect(moved.source).toMatchObject({ source: 'sim:data-starved', reason: 'simulated scenario "data-starved"' });
   });
 });
 

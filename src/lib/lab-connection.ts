@@ -1,0 +1,68 @@
+/**
+ * Pure helpers of the lab page's connection to the lab server: how long to wait before trying again
+ * (a 503 with Retry-After, or a dropped stream), which run of the server an SSE event id belongs to,
+ * the one-line summary of why the data is simulated, and the host phrase the lab texts use.
+ */
+
+/** The longest wait between two tries, ms. */
+export const MAX_RETRY_MS = 30_000;
+
+/**
+ * Milliseconds in a `Retry-After` header (seconds or an HTTP date, RFC 9110 §10.2.3), or null when absent or unreadable.
+ * @example retryAfterMs('5', 0) // 5000
+ */
+export function retryAfterMs(header: string | null, nowMs: number): number | null {
+  if (header === null) return null;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
+}
+
+/**
+ * The wait before try number `attempt` (0 for the first retry): doubling from 1 s up to 30 s, and never
+ * shorter than the server's Retry-After.
+ * @example retryDelayMs(0, '5', 0) // 5000
+ * @example retryDelayMs(3, null, 0) // 8000
+ */
+export function retryDelayMs(attempt: number, retryAfter: string | null, nowMs: number): number {
+  const backoff = Math.min(MAX_RETRY_MS, 1000 * 2 ** Math.max(0, attempt));
+  return Math.max(backoff, retryAfterMs(retryAfter, nowMs) ?? 0);
+}
+
+/**
+ * The server run an SSE event id (`<bootId>-<seq>`, server/stream.ts) comes from, or null for another shape.
+ * @example bootOf('k3x9-42') // 'k3x9'
+ */
+export function bootOf(eventId: string): string | null {
+  const m = /^(.+)-\d+$/.exec(eventId);
+  return m ? m[1]! : null;
+}
+
+/**
+ * Why the lab server simulates, in one line; the server's full reason goes behind a disclosure.
+ * @example simulatedSummary('NVML library not found (NVML 12) in dlopen. No NVIDIA driver library…', 'sim:idle') // 'No NVIDIA driver found: showing a simulated GPU'
+ */
+export function simulatedSummary(reason: string | null, source: string): string {
+  const r = reason ?? '';
+  if (source.startsWith('replay:')) return 'Replaying a recording';
+  if (/NVML library not found|NVIDIA driver not loaded|No NVIDIA driver|libnvidia-ml/i.test(r))
+    return 'No NVIDIA driver found: showing a simulated GPU';
+  if (/no (NVIDIA )?GPU|NVML_ERROR_NOT_FOUND|0 devices/i.test(r)) return 'No NVIDIA GPU found: showing a simulated GPU';
+  if (/NVML|nvml/.test(r)) return 'NVML did not start: showing a simulated GPU';
+  return 'Simulated GPU';
+}
+
+/**
+ * The host as a lab text names it: "this 16-core host" when the lab server reports the host's cores,
+ * "this host" otherwise (a lab text writes `{hostCores}` where it means it).
+ * @example hostPhrase(8) // 'this 8-core host'
+ */
+export function hostPhrase(cores: number | null): string {
+  return cores !== null && cores > 0 ? `this ${cores}-core host` : 'this host';
+}
+
+/** `html` with each `{hostCores}` written as `hostPhrase(cores)`. */
+export function fillHostCores(html: string, cores: number | null): string {
+  return html.replaceAll('{hostCores}', hostPhrase(cores));
+}
