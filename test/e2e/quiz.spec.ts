@@ -108,7 +108,7 @@ test.describe('curated practice quizzes', () => {
     const links = await page
       .locator('.card-list a')
       .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
-    const curated = links.filter((h) => h !== '/practice/random/');
+    const curated = links.filter((h) => h.startsWith('/practice/') && h !== '/practice/random/'); // not /roles/
     expect(curated.length).toBeGreaterThanOrEqual(8);
     for (const href of curated) {
       await page.goto(href);
