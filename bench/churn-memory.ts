@@ -1,0 +1,160 @@
+/**
+ * Where the lab server's memory goes under SSE churn, and whether it comes back:
+ * `node bench/churn-memory.ts [--env KEY=VALUE]… [--node-arg ARG]… [--gc-after] [--churn-s 10] [--settle-s 60]`.
+ * Starts the server (8 stub GPUs at 10 Hz, as bench/server.ts does) with bench/mem-probe.cjs preloaded, waits
+ * until it is warm, churns 500 SSE clients (bench/server-churn.ts) and then watches it settle. Every second it
+ * reads /proc/<pid>/status and /proc/<pid>/smaps and the probe's process.memoryUsage(), and prints a timeline
+ * and the breakdown at warm, peak and the end. `--gc-after` sends SIGUSR2 (a full GC; pass --node-arg --expose-gc)
+ * when the churn ends. Everything stays on 127.0.0.1.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { buildStubs } from '../test/fixtures/nvml-stub/build.ts';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const MB = 1024 * 1024;
+
+/** One reading of the server's memory, MB. */
+export interface MemReading {
+  atS: number;
+  rss: number;
+  anon: number;
+  file: number;
+  /** The main malloc arena ([heap], brk). */
+  brk: number;
+  /** Anonymous mappings other than [heap]: V8's pages, thread arenas, large malloc blocks. */
+  anonMmap: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  /** V8's young generation (new_space) and old generation (old_space), resident MB. */
+  newSpace: number;
+  oldSpace: number;
+}
+
+function readMem(pid: number, probeFile: string, t0: number): MemReading {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (re: RegExp, text: string): number => Number(re.exec(text)?.[1] ?? NaN) / 1024;
+  let brk = 0;
+  let anonMmap = 0;
+  // smaps: a header line per mapping, then its fields; "Anonymous:" is the resident anonymous part.
+  let isHeap = false;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) isHeap = line.endsWith('[heap]');
+    else if (line.startsWith('Anonymous:')) {
+      const v = Number(line.split(/\s+/)[1]) / 1024;
+      if (isHeap) brk += v;
+      else anonMmap += v;
+    }
+  }
+  const lines = readFileSync(probeFile, 'utf8').trim().split('\n');
+  const last = JSON.parse(lines[lines.length - 1] || '{}') as Record<string, number> & {
+    spaces?: Record<string, number>;
+  };
+  return {
+    atS: (Date.now() - t0) / 1000,
+    rss: kb(/VmRSS:\s+(\d+)/, status),
+    anon: kb(/RssAnon:\s+(\d+)/, status),
+    file: kb(/RssFile:\s+(\d+)/, status),
+    brk,
+    anonMmap,
+    heapTotal: (last.heapTotal ?? NaN) / MB,
+    heapUsed: (last.heapUsed ?? NaN) / MB,
+    external: (last.external ?? NaN) / MB,
+    arrayBuffers: (last.arrayBuffers ?? NaN) / MB,
+    newSpace: (last.spaces?.new_space ?? NaN) / MB,
+    oldSpace: (last.spaces?.old_space ?? NaN) / MB,
+  };
+}
+
+/** One line: RSS and its parts, MB. "native" is anonymous RSS less the V8 heap and external memory. */
+export function describe(r: MemReading): string {
+  const native = r.anon - r.heapTotal - r.external;
+  const f = (x: number): string => x.toFixed(1).padStart(6);
+  return `t=${r.atS.toFixed(0).padStart(4)} s  rss${f(r.rss)}  anon${f(r.anon)}  file${f(r.file)}  | brk${f(r.brk)}  mmap${f(r.anonMmap)}  | v8 heap${f(r.heapTotal)} (used${f(r.heapUsed)}, new${f(r.newSpace)}, old${f(r.oldSpace)})  external${f(r.external)}  native rest${f(native)}`;
+}
+
+const { values } = parseArgs({
+  options: {
+    env: { type: 'string', multiple: true, default: [] },
+    'node-arg': { type: 'string', multiple: true, default: [] },
+    'gc-after': { type: 'boolean', default: false },
+    'churn-s': { type: 'string', default: '10' },
+    'settle-s': { type: 'string', default: '60' },
+  },
+});
+const kit = buildStubs();
+const dir = mkdtempSync(join(tmpdir(), 'churn-mem-'));
+const probe = join(dir, 'probe.ndjson');
+const token = 'bench'.padEnd(32, '0');
+const extraEnv = Object.fromEntries(values.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+spawnSync(process.execPath, ['server/bin.mjs', '--help'], { cwd: root, stdio: 'ignore' }); // compile cache warm
+const child = spawn(
+  process.execPath,
+  [
+    ...values['node-arg'],
+    '--require',
+    './bench/mem-probe.cjs',
+    'server/bin.mjs',
+    ...['--port', '0', '--source', 'nvml', '--interval', '100', '--max-streams', '200', '--token', token],
+  ],
+  {
+    cwd: root,
+    env: { ...process.env, ...extraEnv, SATURATE_NVML_LIB: kit.withConfig({ gpus: 8, procs: 2 }), SATURATE_MEM_PROBE: probe },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+try {
+  const base = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`server exited (${code}) before printing its URL`)));
+  });
+  const pid = child.pid ?? 0;
+  const t0 = Date.now();
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  await sleep(10_000); // warm: startup compilation done
+  const warm = readMem(pid, probe, t0);
+  console.log(`env ${JSON.stringify(extraEnv)} node args ${JSON.stringify(values['node-arg'])}\nwarm   ${describe(warm)}`);
+  let peak = warm;
+  const sampler = setInterval(() => {
+    const r = readMem(pid, probe, t0);
+    if (r.rss > peak.rss) peak = r;
+  }, 250);
+  const churners = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('./server-churn.ts', import.meta.url)), base, token, '500', values['churn-s']],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let counts = '';
+  churners.stdout.on('data', (d: Buffer) => (counts += d.toString()));
+  await new Promise<void>((resolve) => churners.on('exit', () => resolve()));
+  clearInterval(sampler);
+  console.log(`churn  ${counts}\npeak   ${describe(peak)}`);
+  const ended = Date.now();
+  if (values['gc-after']) child.kill('SIGUSR2');
+  const settleS = Number(values['settle-s']);
+  let last = warm;
+  for (let s = 0; s <= settleS; s += 1) {
+    await sleep(Math.max(0, ended + s * 1000 - Date.now()));
+    last = readMem(pid, probe, t0);
+    if (s % 5 === 0) console.log(`+${String(s).padStart(3)} s ${describe(last)}`);
+  }
+  console.log(`end    ${describe(last)}`);
+} finally {
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+  kit.dispose();
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(0);

@@ -1,0 +1,83 @@
+import { describe, expect, test } from 'vitest';
+import { get } from 'node:http';
+import { getHeapSpaceStatistics } from 'node:v8';
+import { createSimSource } from '../../server/sources/sim.ts';
+import { memoryReducingGc, SETTLE_MIN_CONNECTIONS, SETTLE_QUIET_MS } from '../../server/settle.ts';
+import { listen, manualClock } from './helpers.ts';
+
+const T0 = Date.parse('2026-03-29T01:30:00+01:00');
+
+/** `n` requests for /api/health, each on a socket of its own (as churning tabs open them). */
+async function connectTimes(base: string, n: number): Promise<void> {
+  for (let i = 0; i < n; i++)
+    await new Promise<void>((resolve, reject) => {
+      get(`${base}/api/health`, { agent: false }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      }).on('error', reject);
+    });
+}
+
+describe('giving memory back after a burst of connections', () => {
+  test('after a burst, memory is given back once, when no connection arrived for the quiet spell', async () => {
+    const clock = manualClock(T0);
+    let reductions = 0;
+    const s = await listen({
+      source: createSimSource({ spec: 'idle', startMs: T0, seed: 'settle' }),
+      autoStart: false,
+      streamClock: clock,
+      settleMemory: () => reductions++,
+    });
+    try {
+      await connectTimes(s.base, SETTLE_MIN_CONNECTIONS);
+      clock.advance(SETTLE_QUIET_MS - 1000);
+      expect(reductions).toBe(0); // the burst may not be over
+      clock.advance(1000);
+      expect(reductions).toBe(1);
+      clock.advance(10 * SETTLE_QUIET_MS);
+      expect(reductions).toBe(1);
+      // A few tabs later: below the threshold, no GC pause.
+      await connectTimes(s.base, 5);
+      clock.advance(10 * SETTLE_QUIET_MS);
+      expect(reductions).toBe(1);
+    } finally {
+      await s.lab.close();
+    }
+  });
+
+  test('a burst that has not ended yet is left alone', async () => {
+    const clock = manualClock(T0);
+    let reductions = 0;
+    const s = await listen({
+      source: createSimSource({ spec: 'idle', startMs: T0, seed: 'settle' }),
+      autoStart: false,
+      streamClock: clock,
+      settleMemory: () => reductions++,
+    });
+    try {
+      for (let i = 0; i < 4; i++) {
+        await connectTimes(s.base, SETTLE_MIN_CONNECTIONS / 4);
+        clock.advance(SETTLE_QUIET_MS - 1000);
+      }
+      expect(reductions).toBe(0);
+      clock.advance(1000);
+      expect(reductions).toBe(1);
+    } finally {
+      await s.lab.close();
+    }
+  });
+
+  test("the memory-reducing GC shrinks V8's young generation and exposes no gc()", () => {
+    const exposedBefore = typeof (globalThis as { gc?: unknown }).gc; // vitest's own workers may expose it
+    const reduce = memoryReducingGc();
+    expect(typeof (globalThis as { gc?: unknown }).gc).toBe(exposedBefore);
+    const newSpace = () => getHeapSpaceStatistics().find((x) => x.space_name === 'new_space')?.physical_space_size ?? 0;
+    let garbage: { i: number; s: string }[] | null = [];
+    for (let i = 0; i < 300_000; i++) garbage.push({ i, s: `x${i}` });
+    garbage = null;
+    const before = newSpace();
+    reduce();
+    expect(garbage).toBeNull();
+    expect(newSpace()).toBeLessThan(before / 4);
+  });
+});
