@@ -8,77 +8,15 @@
  * when the churn ends. Everything stays on 127.0.0.1.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildStubs } from '../test/fixtures/nvml-stub/build.ts';
+import { describe, readMem } from './memory.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const MB = 1024 * 1024;
-
-/** One reading of the server's memory, MB. */
-export interface MemReading {
-  atS: number;
-  rss: number;
-  anon: number;
-  file: number;
-  /** The main malloc arena ([heap], brk). */
-  brk: number;
-  /** Anonymous mappings other than [heap]: V8's pages, thread arenas, large malloc blocks. */
-  anonMmap: number;
-  heapTotal: number;
-  heapUsed: number;
-  external: number;
-  arrayBuffers: number;
-  /** V8's young generation (new_space) and old generation (old_space), resident MB. */
-  newSpace: number;
-  oldSpace: number;
-}
-
-function readMem(pid: number, probeFile: string, t0: number): MemReading {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (re: RegExp, text: string): number => Number(re.exec(text)?.[1] ?? NaN) / 1024;
-  let brk = 0;
-  let anonMmap = 0;
-  // smaps: a header line per mapping, then its fields; "Anonymous:" is the resident anonymous part.
-  let isHeap = false;
-  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
-    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) isHeap = line.endsWith('[heap]');
-    else if (line.startsWith('Anonymous:')) {
-      const v = Number(line.split(/\s+/)[1]) / 1024;
-      if (isHeap) brk += v;
-      else anonMmap += v;
-    }
-  }
-  const lines = readFileSync(probeFile, 'utf8').trim().split('\n');
-  const last = JSON.parse(lines[lines.length - 1] || '{}') as Record<string, number> & {
-    spaces?: Record<string, number>;
-  };
-  return {
-    atS: (Date.now() - t0) / 1000,
-    rss: kb(/VmRSS:\s+(\d+)/, status),
-    anon: kb(/RssAnon:\s+(\d+)/, status),
-    file: kb(/RssFile:\s+(\d+)/, status),
-    brk,
-    anonMmap,
-    heapTotal: (last.heapTotal ?? NaN) / MB,
-    heapUsed: (last.heapUsed ?? NaN) / MB,
-    external: (last.external ?? NaN) / MB,
-    arrayBuffers: (last.arrayBuffers ?? NaN) / MB,
-    newSpace: (last.spaces?.new_space ?? NaN) / MB,
-    oldSpace: (last.spaces?.old_space ?? NaN) / MB,
-  };
-}
-
-/** One line: RSS and its parts, MB. "native" is anonymous RSS less the V8 heap and external memory. */
-export function describe(r: MemReading): string {
-  const native = r.anon - r.heapTotal - r.external;
-  const f = (x: number): string => x.toFixed(1).padStart(6);
-  return `t=${r.atS.toFixed(0).padStart(4)} s  rss${f(r.rss)}  anon${f(r.anon)}  file${f(r.file)}  | brk${f(r.brk)}  mmap${f(r.anonMmap)}  | v8 heap${f(r.heapTotal)} (used${f(r.heapUsed)}, new${f(r.newSpace)}, old${f(r.oldSpace)})  external${f(r.external)}  native rest${f(native)}`;
-}
-
 const { values } = parseArgs({
   options: {
     env: { type: 'string', multiple: true, default: [] },
@@ -92,7 +30,9 @@ const kit = buildStubs();
 const dir = mkdtempSync(join(tmpdir(), 'churn-mem-'));
 const probe = join(dir, 'probe.ndjson');
 const token = 'bench'.padEnd(32, '0');
-const extraEnv = Object.fromEntries(values.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const extraEnv = Object.fromEntries(
+  values.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+);
 spawnSync(process.execPath, ['server/bin.mjs', '--help'], { cwd: root, stdio: 'ignore' }); // compile cache warm
 const child = spawn(
   process.execPath,
@@ -105,7 +45,12 @@ const child = spawn(
   ],
   {
     cwd: root,
-    env: { ...process.env, ...extraEnv, SATURATE_NVML_LIB: kit.withConfig({ gpus: 8, procs: 2 }), SATURATE_MEM_PROBE: probe },
+    env: {
+      ...process.env,
+      ...extraEnv,
+      SATURATE_NVML_LIB: kit.withConfig({ gpus: 8, procs: 2 }),
+      SATURATE_MEM_PROBE: probe,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   },
 );
@@ -124,7 +69,9 @@ try {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   await sleep(10_000); // warm: startup compilation done
   const warm = readMem(pid, probe, t0);
-  console.log(`env ${JSON.stringify(extraEnv)} node args ${JSON.stringify(values['node-arg'])}\nwarm   ${describe(warm)}`);
+  console.log(
+    `env ${JSON.stringify(extraEnv)} node args ${JSON.stringify(values['node-arg'])}\nwarm   ${describe(warm)}`,
+  );
   let peak = warm;
   const sampler = setInterval(() => {
     const r = readMem(pid, probe, t0);

@@ -181,8 +181,11 @@ export function createServer(options: ServerOptions): LabServer {
     : null;
   server.on('connection', (socket) => {
     openConnections++;
-    settler?.connected();
-    socket.once('close', () => openConnections--);
+    settler?.opened();
+    socket.once('close', () => {
+      openConnections--;
+      settler?.closed();
+    });
   });
   // Past the cap requests get a 503 that says why; far past it Node drops new sockets unanswered.
   server.maxConnections = maxConnections * 2;

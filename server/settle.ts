@@ -9,15 +9,17 @@
  * stayed ~6–17 MB). One memory-reducing GC (V8's "last-resort" full GC: compacts, shrinks the young
  * generation) brought RSS from 154 to 89 MB within 5 s.
  *
- * So: after at least `minConnections` new connections, once none has arrived for `quietMs`, run that GC
- * once. A lab with a few tabs never reaches the threshold; a GC pause (tens of ms on this heap) lands
- * only when the burst is over.
+ * So: after at least `minConnections` connections have closed, once no connection has opened or closed
+ * for `quietMs`, run that GC once. Closed connections, not opened ones: 100 tabs that open and stay are
+ * no burst to clean up after, and their streams should not pause for a GC 5 s after they connect. A lab
+ * with a few tabs never reaches the threshold; the GC's pause (tens of ms
+ * on this heap) lands only once the burst is over.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { HubClock } from './stream.ts';
 
-/** New connections since the last GC before a quiet spell triggers one. */
+/** Connections closed since the last GC before a quiet spell triggers one. */
 export const SETTLE_MIN_CONNECTIONS = 100;
 /** How long without a new connection counts as the burst being over, ms. */
 export const SETTLE_QUIET_MS = 5000;
@@ -31,10 +33,12 @@ export interface SettlerOptions {
   clock: HubClock;
 }
 
-/** Counts connections; runs `reduce` once per burst, when it is over. */
+/** Counts closed connections; runs `reduce` once per burst, when it is over. */
 export interface MemorySettler {
-  /** Call on every new connection. */
-  connected(): void;
+  /** Call when a connection opens. */
+  opened(): void;
+  /** Call when a connection closes. */
+  closed(): void;
   /** Stops the quiet check. */
   close(): void;
 }
@@ -56,7 +60,10 @@ export function createMemorySettler(options: SettlerOptions): MemorySettler {
     if (burst) options.reduce();
   };
   return {
-    connected() {
+    opened() {
+      lastMs = clock.now();
+    },
+    closed() {
       count++;
       lastMs = clock.now();
       stop ??= clock.every(Math.max(10, Math.floor(quietMs / 5)), check);

@@ -1,14 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import { get } from 'node:http';
+import { get, type ClientRequest } from 'node:http';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { createSimSource } from '../../server/sources/sim.ts';
 import { memoryReducingGc, SETTLE_MIN_CONNECTIONS, SETTLE_QUIET_MS } from '../../server/settle.ts';
-import { listen, manualClock } from './helpers.ts';
+import { listen, manualClock, type Running } from './helpers.ts';
 
 const T0 = Date.parse('2026-03-29T01:30:00+01:00');
 
-/** `n` requests for /api/health, each on a socket of its own (as churning tabs open them). */
-async function connectTimes(base: string, n: number): Promise<void> {
+/** `n` requests for /api/health, each on a socket of its own that then closes (as churning tabs do). */
+async function connectTimes(s: Running, n: number): Promise<void> {
+  const { base } = s;
   for (let i = 0; i < n; i++)
     await new Promise<void>((resolve, reject) => {
       get(`${base}/api/health`, { agent: false }, (res) => {
@@ -16,6 +17,7 @@ async function connectTimes(base: string, n: number): Promise<void> {
         res.on('end', resolve);
       }).on('error', reject);
     });
+  while (s.lab.activeConnections() > 0) await new Promise((r) => setImmediate(r)); // the server saw them close
 }
 
 describe('giving memory back after a burst of connections', () => {
@@ -29,7 +31,7 @@ describe('giving memory back after a burst of connections', () => {
       settleMemory: () => reductions++,
     });
     try {
-      await connectTimes(s.base, SETTLE_MIN_CONNECTIONS);
+      await connectTimes(s, SETTLE_MIN_CONNECTIONS);
       clock.advance(SETTLE_QUIET_MS - 1000);
       expect(reductions).toBe(0); // the burst may not be over
       clock.advance(1000);
@@ -37,10 +39,35 @@ describe('giving memory back after a burst of connections', () => {
       clock.advance(10 * SETTLE_QUIET_MS);
       expect(reductions).toBe(1);
       // A few tabs later: below the threshold, no GC pause.
-      await connectTimes(s.base, 5);
+      await connectTimes(s, 5);
       clock.advance(10 * SETTLE_QUIET_MS);
       expect(reductions).toBe(1);
     } finally {
+      await s.lab.close();
+    }
+  });
+
+  test('clients that connect and stay are no burst: their streams are not paused by a GC', async () => {
+    const clock = manualClock(T0);
+    let reductions = 0;
+    const s = await listen({
+      source: createSimSource({ spec: 'idle', startMs: T0, seed: 'settle' }),
+      autoStart: false,
+      streamClock: clock,
+      settleMemory: () => reductions++,
+    });
+    const streams: ClientRequest[] = [];
+    try {
+      for (let i = 0; i < SETTLE_MIN_CONNECTIONS; i++)
+        await new Promise<void>((resolve) => {
+          const req = get(`${s.base}/api/stream?token=${s.token}`, { agent: false }, () => resolve());
+          req.on('error', () => {}); // destroyed at the end
+          streams.push(req);
+        });
+      clock.advance(10 * SETTLE_QUIET_MS);
+      expect(reductions).toBe(0);
+    } finally {
+      streams.forEach((r) => r.destroy());
       await s.lab.close();
     }
   });
@@ -56,7 +83,7 @@ describe('giving memory back after a burst of connections', () => {
     });
     try {
       for (let i = 0; i < 4; i++) {
-        await connectTimes(s.base, SETTLE_MIN_CONNECTIONS / 4);
+        await connectTimes(s, SETTLE_MIN_CONNECTIONS / 4);
         clock.advance(SETTLE_QUIET_MS - 1000);
       }
       expect(reductions).toBe(0);
