@@ -1,11 +1,12 @@
 /**
  * Where the lab server's memory goes under SSE churn, and whether it comes back:
- * `node bench/churn-memory.ts [--env KEY=VALUE]… [--node-arg ARG]… [--gc-after] [--churn-s 10] [--settle-s 60]`.
+ * `node bench/churn-memory.ts [--env KEY=VALUE]… [--node-arg ARG]… [--gc-after] [--trim-after-s N] [--churn-s 10] [--settle-s 60]`.
  * Starts the server (8 stub GPUs at 10 Hz, as bench/server.ts does) with bench/mem-probe.cjs preloaded, waits
  * until it is warm, churns 500 SSE clients (bench/server-churn.ts) and then watches it settle. Every second it
  * reads /proc/<pid>/status and /proc/<pid>/smaps and the probe's process.memoryUsage(), and prints a timeline
- * and the breakdown at warm, peak and the end. `--gc-after` sends SIGUSR2 (a full GC; pass --node-arg --expose-gc)
- * when the churn ends. Everything stays on 127.0.0.1.
+ * and the breakdown at warm, peak and the end. When the churn ends, `--gc-after` sends SIGUSR2 (a full GC; pass
+ * --node-arg --expose-gc), and `--trim-after-s N` calls glibc's malloc_trim(0) N s later. Everything stays on
+ * 127.0.0.1.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     env: { type: 'string', multiple: true, default: [] },
     'node-arg': { type: 'string', multiple: true, default: [] },
     'gc-after': { type: 'boolean', default: false },
+    'trim-after-s': { type: 'string', default: '0' },
     'churn-s': { type: 'string', default: '10' },
     'settle-s': { type: 'string', default: '60' },
   },
@@ -50,6 +52,7 @@ const child = spawn(
       ...extraEnv,
       SATURATE_NVML_LIB: kit.withConfig({ gpus: 8, procs: 2 }),
       SATURATE_MEM_PROBE: probe,
+      SATURATE_MEM_PROBE_TRIM_MS: String(Number(values['trim-after-s']) * 1000),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   },
@@ -88,7 +91,7 @@ try {
   clearInterval(sampler);
   console.log(`churn  ${counts}\npeak   ${describe(peak)}`);
   const ended = Date.now();
-  if (values['gc-after']) child.kill('SIGUSR2');
+  if (values['gc-after'] || Number(values['trim-after-s']) > 0) child.kill('SIGUSR2');
   const settleS = Number(values['settle-s']);
   let last = warm;
   for (let s = 0; s <= settleS; s += 1) {

@@ -327,7 +327,7 @@ export async function benchServer(seconds = 10): Promise<{ rows: BenchRow[]; mar
         measure: 'server memory: warm / churn peak / after settling',
         value: `${f(warmMem.rss)} / ${f(peakMem.rss)} / ${f(endMem.rss)} MB`,
         goal: '',
-        note: `warm ${parts(warmMem)}; peak ${parts(peakMem)}; after ${parts(endMem)} (server/settle.ts gives the young generation back once the churn is over)`,
+        note: `warm ${parts(warmMem)}; peak ${parts(peakMem)}; after ${parts(endMem)} (server/settle.ts gives V8's young generation back once the churn is over; other anonymous memory above warm is malloc memory glibc keeps after the churn frees it, which malloc_trim(0) gives back: node bench/churn-memory.ts --trim-after-s 15, server/README.md)`,
       },
       {
         measure: 'sample → client delay p50 / p99',

@@ -5,15 +5,17 @@
  * maximum (new_space 0.3 → ~52 MB resident) and the old generation by ~9 MB; once the churn ends the
  * heap holds ~12 MB of live objects, but V8 shrinks the young generation only at its next GC, and at the
  * idle server's allocation rate (~0.3 MB/s at 10 Hz) that GC is one to two minutes away: RSS stayed
- * 143 → 151 MB for 60 s (warm 80 MB). glibc's malloc is not the cause (anonymous memory outside V8's heap
- * stayed ~6–17 MB). One memory-reducing GC (V8's "last-resort" full GC: compacts, shrinks the young
- * generation) brought RSS from 154 to 89 MB within 5 s.
+ * 143 → 151 MB for 60 s (warm 80 MB). One memory-reducing GC (V8's "last-resort" full GC: compacts,
+ * shrinks the young generation) brought RSS from 154 to 89 MB within 5 s. What then stays above warm is
+ * malloc memory that glibc keeps after the churn frees it (anonymous memory outside V8's heap ~5 → 15–22 MB;
+ * malloc_trim(0) in a bench-only run gave 8–13 MB of it back; MALLOC_ARENA_MAX=2 and
+ * MALLOC_TRIM_THRESHOLD_=131072 did not): see server/README.md.
  *
  * So: after at least `minConnections` connections have closed, once no connection has opened or closed
  * for `quietMs`, run that GC once. Closed connections, not opened ones: 100 tabs that open and stay are
  * no burst to clean up after, and their streams should not pause for a GC 5 s after they connect. A lab
- * with a few tabs never reaches the threshold; the GC's pause (tens of ms
- * on this heap) lands only once the burst is over.
+ * with a few tabs never reaches the threshold, and the GC's pause (82.8 ms for one on a small heap in a
+ * lone Node process, 2-core VM) lands only once the burst is over.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
