@@ -6,6 +6,8 @@
  *  3. p50/p99 delay from sample (server clock) to client receipt;
  *  4. 500 churning SSE clients (each connects, reads a while, drops, again): the server's peak RSS, and the
  *     seconds until RSS is back near its warm level (the 0-client peak) once the churn ends (goal ≤ 30 s).
+ *     The server runs with bench/mem-probe.cjs preloaded, so the bench can split RSS at warm, peak and the end
+ *     into V8's heap, external buffers, other anonymous memory (malloc) and file pages.
  * Prints a Markdown table. Needs gcc (for the stub); everything stays on 127.0.0.1.
  */
 import { spawn, spawnSync } from 'node:child_process';
