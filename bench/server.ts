@@ -6,14 +6,19 @@
  *  3. p50/p99 delay from sample (server clock) to client receipt;
  *  4. 500 churning SSE clients (each connects, reads a while, drops, again): the server's peak RSS, and the
  *     seconds until RSS is back near its warm level (the 0-client peak) once the churn ends (goal ≤ 30 s).
+ *     The server runs with bench/mem-probe.cjs preloaded, so the bench can split RSS at warm, peak and the end
+ *     into V8's heap, external buffers, other anonymous memory (malloc) and file pages.
  * Prints a Markdown table. Needs gcc (for the stub); everything stays on 127.0.0.1.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get as httpGet, type ClientRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNvmlSource } from '../server/sources/nvml.ts';
 import { buildStubs } from '../test/fixtures/nvml-stub/build.ts';
+import { readMem, type MemReading } from './memory.ts';
 import { settle, type Settled } from './server-churn.ts';
 
 const GPUS = 8;
@@ -86,14 +91,26 @@ function spawnCost(): { us: number; what: string } {
   };
 }
 
-/** Starts the real CLI on port 0 against the stub; resolves with its pid and URL. */
-async function startServer(libraryPath: string): Promise<{ pid: number; base: string; token: string; stop(): void }> {
+/** How RSS splits: V8's heap (young and old generation), external buffers, other anonymous memory (malloc), file pages. */
+const parts = (r: MemReading): string =>
+  `${r.rss.toFixed(1)} MB = V8 heap ${r.heapTotal.toFixed(1)} (young ${r.newSpace.toFixed(1)}, old ${r.oldSpace.toFixed(1)}, live ${r.heapUsed.toFixed(1)}) + external ${r.external.toFixed(1)} + other anonymous ${(r.anon - r.heapTotal - r.external).toFixed(1)} + file pages ${r.file.toFixed(1)}`;
+
+/**
+ * Starts the real CLI on port 0 against the stub, with bench/mem-probe.cjs writing its memory use to
+ * `probeFile`; resolves with its pid and URL.
+ */
+async function startServer(
+  libraryPath: string,
+  probeFile: string,
+): Promise<{ pid: number; base: string; token: string; stop(): void }> {
   const token = 'bench'.padEnd(32, '0');
   // A user's second start onwards: Node's compile cache (server/bin.mjs) already holds the stripped TypeScript.
   spawnSync(process.execPath, ['server/bin.mjs', '--help'], { cwd: root, stdio: 'ignore' });
   const child = spawn(
     process.execPath,
     [
+      '--require',
+      './bench/mem-probe.cjs',
       'server/bin.mjs',
       '--port',
       '0',
@@ -108,7 +125,7 @@ async function startServer(libraryPath: string): Promise<{ pid: number; base: st
     ],
     {
       cwd: root,
-      env: { ...process.env, SATURATE_NVML_LIB: libraryPath },
+      env: { ...process.env, SATURATE_NVML_LIB: libraryPath, SATURATE_MEM_PROBE: probeFile },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -184,7 +201,10 @@ export async function benchServer(seconds = 10): Promise<{ rows: BenchRow[]; mar
   try {
     const binding = bindingCost(lib);
     const spawned = spawnCost();
-    const server = await startServer(lib);
+    const probeDir = mkdtempSync(join(tmpdir(), 'bench-server-'));
+    const probe = join(probeDir, 'memory.ndjson');
+    const server = await startServer(lib, probe);
+    const mem = (): MemReading => readMem(server.pid, probe, 0);
     // The floor: a Node process that does nothing but wake at the same rate.
     const floor = spawn(process.execPath, ['-e', `setInterval(() => {}, ${1000 / HZ})`], { stdio: 'ignore' });
     let idle: Watched;
@@ -192,6 +212,9 @@ export async function benchServer(seconds = 10): Promise<{ rows: BenchRow[]; mar
     let loaded: Watched;
     let churned: Watched;
     let settled: Settled;
+    let warmMem: MemReading;
+    let peakMem: MemReading;
+    let endMem: MemReading;
     let churnCounts = { opened: 0, refused: 0, failed: 0 };
     let warmTargetMb = 0;
     let anonTargetMb = 0;
@@ -200,6 +223,7 @@ export async function benchServer(seconds = 10): Promise<{ rows: BenchRow[]; mar
       await new Promise((r) => setTimeout(r, 10_000)); // steady state: startup compilation done
       [idle, bare] = await Promise.all([watch(server.pid, seconds), watch(floor.pid ?? 0, seconds)]);
       floor.kill();
+      warmMem = mem();
       // The clients run in a fresh process of their own, like browsers: the bench runner's heap (Lighthouse,
       // builds) would otherwise add its GC pauses to the delays it measures.
       const clients = spawn(
@@ -229,8 +253,14 @@ export async function benchServer(seconds = 10): Promise<{ rows: BenchRow[]; mar
       let churnOut = '';
       churners.stdout.on('data', (d: Buffer) => (churnOut += d.toString()));
       const churnDone = new Promise<void>((resolve) => churners.on('exit', () => resolve()));
+      peakMem = mem();
+      const peakSampler = setInterval(() => {
+        const r = mem();
+        if (r.rss > peakMem.rss) peakMem = r;
+      }, 500);
       churned = await watch(server.pid, seconds);
       await churnDone;
+      clearInterval(peakSampler);
       churnCounts = JSON.parse(churnOut || '{"opened":0,"refused":0,"failed":0}') as typeof churnCounts;
       warmTargetMb = Math.max(idle.rssMb + SETTLE_SLACK_MB, idle.rssMb * 1.1);
       anonTargetMb = Math.max(idle.anonMb + SETTLE_SLACK_MB, idle.anonMb * 1.1);
@@ -239,9 +269,11 @@ export async function benchServer(seconds = 10): Promise<{ rows: BenchRow[]; mar
         { rssMb: warmTargetMb, anonMb: anonTargetMb },
         SETTLE_LIMIT_S,
       );
+      endMem = mem();
     } finally {
       server.stop();
       floor.kill();
+      setTimeout(() => rmSync(probeDir, { recursive: true, force: true }), 1000).unref();
     }
     const f = (x: number, d = 1): string => x.toFixed(d);
     const rows: BenchRow[] = [
@@ -292,6 +324,12 @@ export async function benchServer(seconds = 10): Promise<{ rows: BenchRow[]; mar
         value: settled.anonS === null ? `not within ${SETTLE_LIMIT_S} s` : `${f(settled.anonS)} s`,
         goal: '≤ 30 s',
         note: `heap and buffers: warm ${f(idle.anonMb)} MB, "near" = ≤ ${f(anonTargetMb)} MB; ${f(settled.lastAnonMb)} MB at the end`,
+      },
+      {
+        measure: 'server memory: warm / churn peak / after settling',
+        value: `${f(warmMem.rss)} / ${f(peakMem.rss)} / ${f(endMem.rss)} MB`,
+        goal: '',
+        note: `warm ${parts(warmMem)}; peak ${parts(peakMem)}; after ${parts(endMem)} (server/settle.ts gives V8's young generation back once the churn is over; other anonymous memory above warm is malloc memory glibc keeps after the churn frees it, which malloc_trim(0) gives back: node bench/churn-memory.ts --trim-after-s 15, server/README.md)`,
       },
       {
         measure: 'sample → client delay p50 / p99',

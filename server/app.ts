@@ -16,7 +16,8 @@ import { createSampler, type Sampler, type Tick } from './sampler.ts';
 import { newToken, normaliseOrigin } from './security.ts';
 import type { MetricSource } from './sources/types.ts';
 import { createStaticHandler } from './static.ts';
-import { createStreamHub, newBootId, type HubClock } from './stream.ts';
+import { createMemorySettler } from './settle.ts';
+import { createStreamHub, newBootId, SYSTEM_CLOCK, type HubClock } from './stream.ts';
 
 /** The server's version, reported by /api/health. */
 export const VERSION = '0.1.0';
@@ -42,7 +43,12 @@ export interface ServerOptions {
   bootId?: string;
   /** Open connections (sockets) before new requests get 503 (default DEFAULTS.maxConnections). */
   maxConnections?: number;
-  /** The stream hub's clock (heartbeats); real time by default. */
+  /**
+   * Run once a burst of connections is over, to give memory back (server/settle.ts); launch passes V8's
+   * memory-reducing GC. None by default.
+   */
+  settleMemory?: () => void;
+  /** The stream hub's clock (heartbeats, and the settle check); real time by default. */
   streamClock?: HubClock;
   /** Ticks kept for Last-Event-ID resume (default DEFAULTS.capacity). */
   capacity?: number;
@@ -170,9 +176,16 @@ export function createServer(options: ServerOptions): LabServer {
   });
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  const settler = options.settleMemory
+    ? createMemorySettler({ reduce: options.settleMemory, clock: options.streamClock ?? SYSTEM_CLOCK })
+    : null;
   server.on('connection', (socket) => {
     openConnections++;
-    socket.once('close', () => openConnections--);
+    settler?.opened();
+    socket.once('close', () => {
+      openConnections--;
+      settler?.closed();
+    });
   });
   // Past the cap requests get a 503 that says why; far past it Node drops new sockets unanswered.
   server.maxConnections = maxConnections * 2;
@@ -198,6 +211,7 @@ export function createServer(options: ServerOptions): LabServer {
     activeStreams: () => hub.size,
     activeConnections: () => openConnections,
     async close() {
+      settler?.close();
       hub.close();
       sampler.close();
       await new Promise<void>((resolveClose) => {

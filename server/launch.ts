@@ -9,6 +9,7 @@ import { ExitError, type CliOptions } from './cli.ts';
 import { EXIT } from './defaults.ts';
 import { NvmlError } from './nvml/errors.ts';
 import { openRecorder, type Recorder } from './recorder.ts';
+import { memoryReducingGc } from './settle.ts';
 import { resolveSource } from './sources/index.ts';
 import { chooseToken, type TokenChoice } from './token.ts';
 
@@ -86,6 +87,7 @@ export async function launch(
     dcgmHostname: options.dcgmHostname,
     log,
     token: chosen.token,
+    settleMemory: memoryReducingGc(),
     ...(recorder ? { onTick: (t) => recorder?.write(t), recording: () => recorder?.status() ?? null } : {}),
   });
   try {
