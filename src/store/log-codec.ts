@@ -4,11 +4,11 @@
  *
  * Events are grouped by shape (their keys, in order). Per shape, each key is one column, encoded by
  * what all its values are:
- * - `at`-prefixed ids (`${at}-${random}`): only the random part (the `at` comes from the row);
  * - safe integers: differences from the value before (times grow, so they stay short);
- * - strings: indices into one table of distinct strings (zones, types, question, card and topic ids);
+ * - strings that repeat: indices into one table of distinct strings (zones, types, question, card and
+ *   topic ids);
  * - booleans: 0 and 1;
- * - anything else: the JSON value itself.
+ * - anything else (event ids, choices, topic scores): the JSON value itself.
  * `o` gives the shape of each event in order, so decoding yields the events in the order written.
  * The result equals `JSON.parse(JSON.stringify(events))`: keys whose value is undefined are left out,
  * as JSON leaves them out. Decoding checks every index and length and throws on any mismatch; the
@@ -19,8 +19,7 @@
 const RAW = 0;
 const STR = 1;
 const DELTA = 2;
-const ID = 3;
-const BOOL = 4;
+const BOOL = 3;
 
 /** Keys that would change an object's prototype when assigned (parse-event.ts refuses them too). */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -44,10 +43,6 @@ const ownKeys = (e: Row): string[] => Object.keys(e).filter((k) => e[k] !== unde
 
 function encodeColumn(key: string, rows: readonly Row[], strings: Map<string, number>): Column {
   const values = rows.map((r) => r[key]);
-  if (key === 'id' && rows.every((r) => typeof r['id'] === 'string' && r['id'].startsWith(`${r['at']}-`))) {
-    const hasAt = rows.every((r) => typeof r['at'] === 'number' && Number.isSafeInteger(r['at']));
-    if (hasAt) return [ID, rows.map((r) => (r['id'] as string).slice(String(r['at']).length + 1))];
-  }
   if (values.every((v) => typeof v === 'number' && Number.isSafeInteger(v) && !Object.is(v, -0))) {
     let prev = 0;
     return [
@@ -59,7 +54,9 @@ function encodeColumn(key: string, rows: readonly Row[], strings: Map<string, nu
       }),
     ];
   }
-  if (values.every((v) => typeof v === 'string')) {
+  // Strings that repeat (zones, types, question, card and topic ids) go into the table; unique ones
+  // (event ids) stay as they are: JSON.parse makes them faster than joining or looking them up.
+  if (values.every((v) => typeof v === 'string') && new Set(values).size * 2 <= values.length) {
     return [
       STR,
       values.map((v) => {
@@ -108,7 +105,7 @@ const isIndex = (x: unknown, size: number): x is number =>
   Number.isInteger(x) && (x as number) >= 0 && (x as number) < size;
 
 function decodeColumn([kind, values]: Column, strs: readonly string[]): unknown[] {
-  if (kind === RAW || kind === ID) return values;
+  if (kind === RAW) return values;
   if (kind === STR) return values.map((v) => (isIndex(v, strs.length) ? strs[v] : fail('string index')));
   if (kind === BOOL) return values.map((v) => (v === 1 ? true : v === 0 ? false : fail('boolean')));
   if (kind === DELTA) {
@@ -133,15 +130,6 @@ function decodeShape(keys: unknown, cols: unknown, strs: readonly string[]): Row
   const n = columns.length ? columns[0]![1].length : 0;
   if (columns.some((col) => col[1].length !== n)) fail('column length');
   const values = columns.map((col) => decodeColumn(col, strs));
-  const atColumn = (keys as string[]).indexOf('at');
-  columns.forEach((col, j) => {
-    if (col[0] !== ID) return;
-    if (atColumn < 0) fail('an id without at');
-    const ats = values[atColumn]!;
-    values[j] = col[1].map((suffix, r) =>
-      typeof suffix === 'string' && typeof ats[r] === 'number' ? `${ats[r]}-${suffix}` : fail('id'),
-    );
-  });
   const out: Row[] = new Array(n);
   for (let r = 0; r < n; r++) {
     const o: Row = {};

@@ -4,7 +4,7 @@
  * each event again. Derived data, like `cache:schedule`: the chunks stay the truth.
  *
  * Stored shape (v2): { v: 2, chunks: [chunk key, ...] (sorted), count, text: the events, sorted, in
- * columns (log-codec.ts: ~2.5 MB for 50,000 answers where v1's JSON of each event was ~11 MB) }.
+ * columns (log-codec.ts: ~3.3 MB for 50,000 answers where v1's JSON of each event was ~11 MB) }.
  * A v1 snapshot (an earlier release) is ignored like any other it cannot use, and rewritten as v2.
  * - Written (in the background, quietly) after an open that read a chunk the snapshot did not cover.
  * - Used only when every chunk it names is still stored (a chunk key names its events: chunks.ts);
