@@ -13,7 +13,7 @@
  *   meta              { schemaVersion, persistRequestedAt?, persistGranted? }
  *   q:<key>           a record that failed validation: { key, value, reason, quarantinedAt }
  *   cache:schedule    the FSRS schedule folded so far (derived; rebuilt when it does not match)
- *   cache:log         the chunks' events, validated, as one JSON string (derived; log-snapshot.ts): a warm
+ *   cache:log         the chunks' events, validated, as one compact string (derived; log-snapshot.ts): a warm
  *                     open reads it instead of the chunks it names; ignored when stale or corrupt
  * Everything else (streak, saved cards, review queue, stats) is derived from the events.
  *

@@ -4,6 +4,7 @@ import { closeProgress, openProgress, type UseStore } from '../../src/store/prog
 import { idbBackend } from '../../src/store/kv.ts';
 import { chunkKey, COMPACT_AT } from '../../src/store/chunks.ts';
 import { LOG_KEY, logSnapshotRecord, trustedLog, type LogSnapshot } from '../../src/store/log-snapshot.ts';
+import { decodeLog, encodeLog } from '../../src/store/log-codec.ts';
 import { makeAnswerEvents } from '../fixtures/answer-events.ts';
 
 const opened: UseStore[] = [];
@@ -64,16 +65,35 @@ describe('the log snapshot (cache:log)', () => {
   test.each([
     ['text that is not JSON', (s: LogSnapshot) => ({ ...s, text: '[{"id":' })],
     ['another number of events', (s: LogSnapshot) => ({ ...s, count: s.count + 1 })],
-    ['an unknown version', (s: LogSnapshot) => ({ ...s, v: 2 })],
-    ['an item that is no event', (s: LogSnapshot) => ({ ...s, text: JSON.stringify([{ hello: 1 }]), count: 1 })],
+    ['an unknown version', (s: LogSnapshot) => ({ ...s, v: 3 })],
+    ['an item that is no event', (s: LogSnapshot) => ({ ...s, text: encodeLog([{ hello: 1 }]), count: 1 })],
     ['a chunk no longer stored (stale)', (s: LogSnapshot) => ({ ...s, chunks: [...s.chunks, 'c:gone~gone~1.x'] })],
     ['not an object at all', () => 'garbage'],
     [
       'an event twice',
       (s: LogSnapshot) => {
-        const evs = JSON.parse(s.text) as unknown[];
-        return { ...s, text: JSON.stringify([evs[0], ...evs]), count: s.count + 1 };
+        const evs = decodeLog(s.text);
+        return { ...s, text: encodeLog([evs[0]!, ...evs]), count: s.count + 1 };
       },
+    ],
+    [
+      'events out of order',
+      (s: LogSnapshot) => {
+        const evs = decodeLog(s.text);
+        return { ...s, text: encodeLog([evs[1]!, evs[0]!, ...evs.slice(2)]) };
+      },
+    ],
+    ['an encoded text cut short', (s: LogSnapshot) => ({ ...s, text: s.text.slice(0, Math.floor(s.text.length / 2)) })],
+    [
+      'a string index outside its table',
+      (s: LogSnapshot) => {
+        const enc = JSON.parse(s.text) as { s: string[] };
+        return { ...s, text: JSON.stringify({ ...enc, s: enc.s.slice(0, 1) }) };
+      },
+    ],
+    [
+      "the previous release's format (v1: the events' JSON)",
+      (s: LogSnapshot) => ({ v: 1, chunks: s.chunks, count: s.count, text: JSON.stringify(decodeLog(s.text)) }),
     ],
   ])('a snapshot with %s is ignored: every event is read from the chunks, and it is rewritten', async (_, spoil) => {
     const { store, events, snap } = await compactedStore();
@@ -81,7 +101,8 @@ describe('the log snapshot (cache:log)', () => {
     const s = await reopen(store);
     expect(ids(s.events)).toEqual(ids(events));
     expect(s.quarantined).toEqual([]);
-    const fixed = await until(store, (x) => x !== undefined && x.count === events.length && x.v === 1);
+    // Rewritten: a snapshot that decodes and holds every event again.
+    const fixed = await until(store, (x) => x?.count === events.length && trustedLog(x, x.chunks) !== null);
     expect(trustedLog(fixed, fixed!.chunks)?.events).toHaveLength(events.length);
   });
 
