@@ -2,9 +2,10 @@
  * Size budgets, measured in Chromium (sizes are deterministic, so they can be asserted; timings never are).
  * JavaScript = every JavaScript response the page fetched (modules, their imports, modulepreloads) plus
  * the page's inline scripts, each gzipped (zlib level 6, what `gzip` and most servers use). KB = 1024 bytes.
- *  - a card page: ≤ 35 KB before the quiz scrolls into view, ≤ 85 KB once it has hydrated (was 80 KB; React's
- *    client is 64.3 KB of it, and the flush on pagehide, the tab-long fallback and the quiz reducer took the
- *    rest to 81.0 KB on 2026-12-01);
+ *  - a card page: ≤ 35 KB before the quiz scrolls into view, ≤ 88 KB once it has hydrated (was 80, then 85 KB;
+ *    React's client is 64.3 KB of it; the flush on pagehide, the tab-long fallback and the quiz reducer took it
+ *    to 81.0 KB, then saving the quiz in progress (0.9 KB), card marks (1.4 KB) and the theme (0.6 KB) to
+ *    ~85.7 KB on 2026-12-01);
  *  - the home page: ≤ 100 KB;
  *  - the service worker's precache (sum of the files sw.js lists): < 7 MB (was 5 MB for 41 cards and 8
  *    curated quizzes; 62 cards, 442 questions and 12 quizzes measured 5.76 MB on 2026-12-01, ~1.1 MB of it the
@@ -53,7 +54,7 @@ const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b
 const list = (m: Map<string, number>) =>
   [...m].map(([u, n]) => `${new URL(u).pathname} ${(n / KB).toFixed(1)} KB`).join(', ');
 
-test('a card page loads ≤ 35 KB gzip of JavaScript before the quiz, ≤ 85 KB after it hydrates', async ({ page }) => {
+test('a card page loads ≤ 35 KB gzip of JavaScript before the quiz, ≤ 88 KB after it hydrates', async ({ page }) => {
   const scripts = watchScripts(page);
   await page.goto('/cards/gpu-util/');
   await page.waitForLoadState('networkidle');
@@ -75,7 +76,7 @@ test('a card page loads ≤ 35 KB gzip of JavaScript before the quiz, ≤ 85 KB 
     .info()
     .annotations.push({ type: 'card JS after quiz', description: `${(after / KB).toFixed(1)} KB (${list(scripts)})` });
   expect(after).toBeGreaterThan(before); // React and the quiz came in
-  expect(after, list(scripts)).toBeLessThanOrEqual(85 * KB);
+  expect(after, list(scripts)).toBeLessThanOrEqual(88 * KB);
 });
 
 test('the home page loads ≤ 100 KB gzip of JavaScript', async ({ page }) => {
