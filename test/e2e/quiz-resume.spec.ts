@@ -3,7 +3,11 @@
  * tab, or the app opened again, goes on at the question the learner was on, and home offers it.
  * A new page in the same browser context shares IndexedDB but not sessionStorage, as a new tab does.
  */
-import { test, expect } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, expect, chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumPath } from './browser.ts';
 import { answerCurrent, answerSeries, getBank, openCardQuiz } from './progress-helpers.ts';
 import { answerQuickly } from './quiz-fast.ts';
 import { shootBothSchemes } from './shoot.ts';
@@ -68,4 +72,41 @@ test('a card quiz in progress is offered on home until it is finished', async ({
         }),
     );
   expect(await saved()).toBe(0);
+});
+
+test('a practice quiz resumes after the browser itself was closed and opened again on the same profile', async ({
+  baseURL,
+}) => {
+  // The app closed for real: the whole browser exits, and a new one starts on the same profile folder.
+  const profile = mkdtempSync(join(tmpdir(), 'saturate-profile-'));
+  const open = () =>
+    chromium.launchPersistentContext(profile, {
+      ...(chromiumPath() ? { executablePath: chromiumPath() } : {}),
+      args: CHROMIUM_ARGS,
+      baseURL,
+      viewport: { width: 390, height: 844 },
+    });
+  try {
+    const first = await open();
+    const page = first.pages()[0] ?? (await first.newPage());
+    const bank = await getBank(page);
+    await page.goto('/practice/random/?seed=reopen1');
+    const quiz = page.locator('section.quiz');
+    await answerSeries(quiz, bank, [true, true, false]);
+    await expect(quiz.locator('.quiz-progress')).toHaveText('Question 4 of 30');
+    const prompt4 = await quiz.locator('.prompt').first().getAttribute('id');
+    await first.close();
+
+    const second = await open();
+    const again = second.pages()[0] ?? (await second.newPage());
+    await again.goto('/');
+    const resume = again.getByTestId('resume-quiz').getByRole('link');
+    await expect(resume).toHaveText(['Resume Random practice quiz: 3/30']);
+    await resume.click();
+    await expect(again.locator('section.quiz .quiz-progress')).toHaveText('Question 4 of 30');
+    await expect(again.locator('section.quiz .prompt').first()).toHaveAttribute('id', prompt4!);
+    await second.close();
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
 });
