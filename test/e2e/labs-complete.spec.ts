@@ -163,7 +163,9 @@ async function pageLabs(browser: Browser): Promise<void> {
       await page.getByLabel('Speed').selectOption('10');
       await passSteps(page, lab, 0, 40_000);
       if (lab.id === 'data-loader-starvation')
-        await expect(page.locator('[data-step="add-workers"] .lab-instruction')).toContainText('check that this host has them');
+        await expect(page.locator('[data-step="add-workers"] .lab-instruction')).toContainText(
+          'check that this host has them',
+        );
     }
   } finally {
     await context.close();
