@@ -79,11 +79,12 @@ test('a practice quiz resumes after the browser itself was closed and opened aga
 }) => {
   // The app closed for real: the whole browser exits, and a new one starts on the same profile folder.
   const profile = mkdtempSync(join(tmpdir(), 'saturate-profile-'));
+  const executablePath = chromiumPath();
   const open = () =>
     chromium.launchPersistentContext(profile, {
-      ...(chromiumPath() ? { executablePath: chromiumPath() } : {}),
+      ...(executablePath ? { executablePath } : {}),
       args: CHROMIUM_ARGS,
-      baseURL,
+      ...(baseURL ? { baseURL } : {}),
       viewport: { width: 390, height: 844 },
     });
   try {
