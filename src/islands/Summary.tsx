@@ -100,7 +100,12 @@ function Explained({ question, answer }: { question: QuizQuestion; answer: Answe
 
 export function Summary({ questions, answers, durationMs, onRetake, links, context }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  // Summary first: its top goes to the top of the screen, so the score and the actions are in view (focus alone
+  // scrolls only the heading in, flush with the bottom edge when the quiz was above it).
+  useEffect(() => {
+    heading.current?.focus({ preventScroll: true });
+    heading.current?.scrollIntoView({ block: 'start' });
+  }, []);
   const answerTo = new Map(answers.map((a) => [a.questionId, a]));
   const correct = answers.filter((a) => a.correct).length;
   const asked = questions.filter((q) => answerTo.has(q.id));
