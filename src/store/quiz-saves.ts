@@ -18,7 +18,8 @@
  *
  * Every function has idb-keyval's shape: the detail first, the store last (`store = quizSaveStore()`).
  */
-import { createStore, del, entries, get, set, type UseStore } from 'idb-keyval';
+import { del, entries, get, set, type UseStore } from 'idb-keyval';
+import { createProgressStore } from './kv.ts';
 import type { QuizSave } from '../schemas/quiz-save.ts';
 
 export type { QuizSave };
@@ -30,13 +31,7 @@ export const TAB_SAVE_PREFIX = 'saturate:quiz-save:';
 
 /** A store in its own database (tests pass a fresh name); rejects lazily where IndexedDB is missing. */
 export function createQuizSaveStore(dbName = QUIZ_DB_NAME): UseStore {
-  if (typeof indexedDB === 'undefined') return () => Promise.reject(new Error('IndexedDB is not available'));
-  try {
-    return createStore(dbName, QUIZ_STORE_NAME);
-  } catch (err) {
-    // Firefox (older) private windows throw on indexedDB.open: https://bugzil.la/781982
-    return () => Promise.reject(err);
-  }
+  return createProgressStore(dbName, QUIZ_STORE_NAME);
 }
 
 let shared: UseStore | undefined;
