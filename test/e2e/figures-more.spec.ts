@@ -5,23 +5,17 @@
  * clean under axe in light and dark. Every figure's own keyboard, touch, no-JS and axe checks are in
  * test/e2e/figures.spec.ts.
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { liveFigure } from './helpers.ts';
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'block' });
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
-async function live(page: Page, selector: string) {
-  const fig = page.locator(selector);
-  await fig.evaluate((el) => el.scrollIntoView({ block: 'start' }));
-  await expect(fig).toHaveAttribute('data-live', '');
-  return fig;
-}
-
 test('sharing on the MPS card: switching to time-slicing and MIG changes what the meters read', async ({ page }) => {
   await page.goto('/cards/mps/');
-  const fig = await live(page, 'figure[data-figure="sharing"]');
+  const fig = await liveFigure(page, 'figure[data-figure="sharing"]');
   const readout = fig.locator('.fig-readout');
   await expect(readout).toContainText('SM activity reads 88% at 100% GPU-Util');
   const mode = fig.locator('select[data-control="mode"]');
@@ -46,7 +40,7 @@ test('a card with two figures hydrates each as it nears view, and each moves on 
   const straggler = page.locator('figure[data-figure="straggler"]');
   await expect(clocks).not.toHaveAttribute('data-live', '');
   await expect(straggler).not.toHaveAttribute('data-live', '');
-  await live(page, 'figure[data-figure="power-clocks"]');
+  await liveFigure(page, 'figure[data-figure="power-clocks"]');
   await expect(clocks.locator('.fig-readout')).toContainText('(hw_thermal_slowdown)');
   const before = await straggler.locator('.fig-readout').textContent();
   const temp = clocks.locator('input[data-control="temperatureC"]');
@@ -54,7 +48,7 @@ test('a card with two figures hydrates each as it nears view, and each moves on 
   await page.touchscreen.tap(box.x + 6, box.y + box.height / 2); // cool it: near 30 °C
   await expect(clocks.locator('.fig-readout')).not.toContainText('hw_thermal_slowdown');
   await expect(clocks.locator('output[for$="-temperatureC"]')).toHaveText(/^3\d °C$/);
-  await live(page, 'figure[data-figure="straggler"]');
+  await liveFigure(page, 'figure[data-figure="straggler"]');
   await expect(straggler.locator('.fig-readout')).toHaveText(before!); // untouched by the other figure
   const ids = await page.locator('figure[data-figure] [id]').evaluateAll((els) => els.map((e) => e.id));
   expect(new Set(ids).size).toBe(ids.length); // no id clash between the two figures

@@ -35,3 +35,14 @@ export async function answerByKeyboard(page: Page, quiz: Locator): Promise<strin
   await expect(quiz.locator('.feedback h3').first()).toBeFocused();
   return prompt;
 }
+
+/**
+ * Scrolls a figure to the top of the screen at once and waits until it is live; returns its locator. Instant, not
+ * the page's smooth scroll: a slider's box read while the page still glides is not where a tap lands.
+ */
+export async function liveFigure(page: Page, selector: string): Promise<Locator> {
+  const fig = page.locator(selector);
+  await fig.evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
+  await expect(fig).toHaveAttribute('data-live', '');
+  return fig;
+}
