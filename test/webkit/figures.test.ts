@@ -4,23 +4,16 @@
  * Run through `node test/webkit/run.ts`.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { By, Key } from 'selenium-webdriver';
-import { startSite, type SiteServer } from '../e2e/site-server.ts';
-import { startWebKit, waitInPage, type WebKitSession } from './webkit.ts';
+import type { SiteServer } from '../e2e/site-server.ts';
+import { waitInPage, withSiteAndWebKit, type WebKitSession } from './webkit.ts';
 
 let site: SiteServer;
 let wk: WebKitSession;
 
 describe('WebKit (Safari engine): explorable figures', { timeout: 120_000 }, () => {
-  before(async () => {
-    site = await startSite();
-    wk = await startWebKit();
-  });
-  after(async () => {
-    await wk?.quit();
-    await site?.dispose();
-  });
+  withSiteAndWebKit((s, w) => ([site, wk] = [s, w]));
 
   it('the MFU figure hydrates in view and a slider moves its readout', async () => {
     await wk.driver.get(`${site.url}/cards/mfu/`);

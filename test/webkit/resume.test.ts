@@ -11,9 +11,9 @@
  * lived before and why they started again at question 1 in a new tab or a reopened app.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startSite, type SiteServer } from '../e2e/site-server.ts';
-import { startWebKit, waitInPage, type WebKitSession } from './webkit.ts';
+import { describe, it } from 'node:test';
+import type { SiteServer } from '../e2e/site-server.ts';
+import { waitInPage, withSiteAndWebKit, type WebKitSession } from './webkit.ts';
 import { savedQuiz } from './quiz-saved.ts';
 
 let site: SiteServer;
@@ -54,14 +54,7 @@ async function answerRight(n: number): Promise<void> {
 }
 
 describe('WebKit (Safari engine): a quiz in progress resumes', { timeout: 120_000 }, () => {
-  before(async () => {
-    site = await startSite();
-    wk = await startWebKit();
-  });
-  after(async () => {
-    await wk?.quit();
-    await site?.dispose();
-  });
+  withSiteAndWebKit((s, w) => ([site, wk] = [s, w]));
 
   it('a practice quiz answered in part, its window closed, resumes from home in a new window', async () => {
     const d = wk.driver;

@@ -7,13 +7,13 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { By } from 'selenium-webdriver';
-import { startSite, type SiteServer } from '../e2e/site-server.ts';
+import type { SiteServer } from '../e2e/site-server.ts';
 import { savedQuiz } from './quiz-saved.ts';
 import {
   hydrateQuiz as hydrateQuizIn,
-  startWebKit,
+  withSiteAndWebKit,
   waitForWorker as waitForWorkerIn,
   waitInPage,
   type WebKitSession,
@@ -52,14 +52,7 @@ async function answerInStore(): Promise<string> {
 }
 
 describe('WebKit (Safari engine)', { timeout: 120_000 }, () => {
-  before(async () => {
-    site = await startSite();
-    wk = await startWebKit();
-  });
-  after(async () => {
-    await wk?.quit();
-    await site?.dispose();
-  });
+  withSiteAndWebKit((s, w) => ([site, wk] = [s, w]));
 
   it('renders the card page', async () => {
     await wk.driver.get(`${site.url}${CARD}`);

@@ -5,7 +5,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { after, before } from 'node:test';
 import { Builder, type WebDriver } from 'selenium-webdriver';
+import { startSite, type SiteServer } from '../e2e/site-server.ts';
 
 export const MINIBROWSER = process.env['WEBKIT_MINIBROWSER'] ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 
@@ -138,4 +140,22 @@ export async function reloadUntil(driver: WebDriver, what: string, selector: str
     what,
     `return !window.__beforeReload && document.readyState === 'complete' && !!document.querySelector(${JSON.stringify(selector)})`,
   );
+}
+
+/**
+ * For a `describe` block: a private copy of dist/ served (test/e2e/site-server.ts) and a WebKit session, both
+ * started before its tests (handed to `use`) and stopped after them.
+ */
+export function withSiteAndWebKit(use: (site: SiteServer, wk: WebKitSession) => void): void {
+  let site: SiteServer | undefined;
+  let wk: WebKitSession | undefined;
+  before(async () => {
+    site = await startSite();
+    wk = await startWebKit();
+    use(site, wk);
+  });
+  after(async () => {
+    await wk?.quit();
+    await site?.dispose();
+  });
 }
