@@ -34,7 +34,7 @@ export async function benchProgress(count = 50_000): Promise<ProgressBenchResult
     Object.assign(globalThis, { indexedDB: fake.indexedDB, IDBKeyRange: fake.IDBKeyRange });
   }
   const { closeProgress, computeStats, createProgressStore, openProgress } = await import('../src/store/progress.ts');
-  const { idbBackend } = await import('../src/store/kv.ts');
+  const { idbBackend } = await import('../src/store/backend.ts');
   const { buildSchedule } = await import('../src/lib/review.ts');
   const { backupToText, createBackup } = await import('../src/lib/backup.ts');
   const events = makeAnswerEvents(count);

@@ -7,9 +7,11 @@
  *   chunk), which records what was heard meanwhile and everything after.
  * - Everywhere else (card pages, practice quizzes, labs) nothing asks for the full store, and each
  *   event goes through the light write path (src/store/append.ts: builds the same record, writes
- *   it under the same key, tells the other tabs; no zod, no log read). The header badge shows the
+ *   it under the same key, tells the other tabs; no zod, no log read). That path is loaded on the
+ *   learner's first move or first event, not with the page (src/client/progress-handoff.ts keeps
+ *   the events until then, and across a page that leaves first). The header badge shows the
  *   streak cached by the full store (`watchStreak`), the save button reads its one card's state
- *   (`watchSaved`).
+ *   (`watchSaved`, src/store/peek.ts).
  * When the write path cannot record an event (no IndexedDB, a failed or blocked write, a newer
  * database, an undo: it needs the log), the full store is loaded and records it
  * (falling back to memory, which shows the "not saved" note). Once the full store is asked for,
@@ -20,18 +22,28 @@ import { emit } from '../lib/events.ts';
 import type { StreakSummary } from '../lib/streak.ts';
 import { streakLabel } from '../lib/streak-label.ts';
 import { withBase } from '../lib/base-path.ts';
-// The write path is small (~2 KB gzip with idb-keyval) and needed at once on most pages (the
-// badge's first-visit check), so it is part of this chunk rather than one more request.
-import { cacheEmptyStreak, createAppendWriter } from '../store/append.ts';
-import { PROGRESS_ERROR_EVENT, readStreakCache, STREAK_CACHE_EVENT, STREAK_CACHE_KEY } from '../store/record.ts';
-import { createProgressQueue, type ProgressModule } from './progress-queue.ts';
+import { savedStateOf, storeIsEmpty } from '../store/peek.ts';
+import { usableStorage } from '../store/web-storage.ts';
+import {
+  cacheEmptyStreak,
+  PROGRESS_ERROR_EVENT,
+  readStreakCache,
+  STREAK_CACHE_EVENT,
+  STREAK_CACHE_KEY,
+} from '../store/page-signals.ts';
+import type { ProgressModule } from './progress-queue.ts';
+import { createProgressHandoff } from './progress-handoff.ts';
 
-/** The page's write path and queue (src/client/progress-queue.ts has the lifecycle). */
-const writer = createAppendWriter();
-const queue = createProgressQueue({
-  writer,
-  loadStore: () => import('../store/listen.ts'),
+let listen: Promise<typeof import('../store/listen.ts')> | undefined;
+/** The full store's chunk, fetched once (asked for together with the write path, so they load side by side). */
+const loadStore = () => (listen ??= import('../store/listen.ts'));
+
+/** The page's events until the write path loads, then its queue (src/client/progress-queue.ts has the lifecycle). */
+const queue = createProgressHandoff({
+  loadQueue: () => import('./progress-writer.ts').then((m) => m.pageQueue(loadStore, { window, document })),
   ...(typeof document !== 'undefined' ? { page: { window, document } } : {}),
+  // Blocked: events that wait when the page leaves cannot be kept for the next one.
+  storage: typeof window !== 'undefined' ? usableStorage('localStorage') : null,
 });
 
 /** Starts keeping app events until the store is loaded. Idempotent; called on import in a browser. */
@@ -45,6 +57,7 @@ export function bufferProgressEvents(): void {
  * failed chunk load (offline before the worker cached it) rejects, and the caller shows nothing.
  */
 export function progressStore(): Promise<ProgressModule> {
+  void loadStore().catch(() => undefined);
   return queue.progressStore();
 }
 
@@ -58,7 +71,7 @@ export type BadgeStreak = Pick<StreakSummary, 'current' | 'todayDone' | 'freezes
 
 /**
  * The current streak for the header badge, now and after each change. Where the page has the
- * full store, from it (and then it caches the summary, src/store/record.ts); elsewhere from that
+ * full store, from it (and then it caches the summary, src/store/page-signals.ts); elsewhere from that
  * summary, kept up to date by the write path and other tabs. With no summary for today: 0 on an
  * empty database (a first visit), otherwise the full store is loaded once (this writes the
  * summary). `label`: the badge's accessible name (streakLabel).
@@ -86,7 +99,7 @@ export function watchStreak(onChange: (s: BadgeStreak, label: string) => void): 
   const load = () => void progressStore().catch(() => undefined);
   void queue
     .afterWrites(async () => {
-      if (!queue.fullWanted() && (await writer.storeIsEmpty())) cacheEmptyStreak();
+      if (!queue.fullWanted() && (await storeIsEmpty())) cacheEmptyStreak();
       else load();
     })
     .catch(load);
@@ -102,7 +115,7 @@ export function watchSaved(cardId: string, fn: (saved: boolean) => void): void {
   void queue
     .afterWrites(async () => {
       if (queue.fullWanted()) return;
-      const saved = await writer.savedStateOf(cardId);
+      const saved = await savedStateOf(cardId);
       if (!viaStore.on) fn(saved);
     })
     .catch(() => undefined);

@@ -20,7 +20,7 @@
 import { APP_EVENT_TYPES, on, type AppEvent } from '../lib/events.ts';
 import { recordFor, type AppendWriter } from '../store/append.ts';
 import type { UseStore } from '../store/kv.ts';
-import { reportProgressError } from '../store/record.ts';
+import { reportProgressError } from '../store/page-signals.ts';
 
 type ListenModule = typeof import('../store/listen.ts');
 /** The store's API (src/store/progress.ts). */

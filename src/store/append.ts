@@ -16,23 +16,20 @@
  * An undo ("Undo last answer") needs the log to find its answer, so it always goes to the full
  * store (a rare tap; the store then records everything after it on that page).
  */
-import { promisifyRequest, type UseStore } from 'idb-keyval';
+import type { UseStore } from 'idb-keyval';
 import type { AppEvent } from '../lib/events.ts';
-import { afterTodayEvent, dayNumber, EMPTY_DAY, NO_STREAK, streakToday } from '../lib/streak-rules.ts';
+import { afterTodayEvent, dayNumber } from '../lib/streak-rules.ts';
 import { withTimeout as withTimeoutMs } from '../lib/timeout.ts';
-import { defaultStore, idbBackend } from './kv.ts';
+import { defaultStore } from './kv.ts';
+import { readStreakCache, writeStreakCache } from './page-signals.ts';
 import {
   buildRecord,
   type RecordableDetail,
   CHANNEL_NAME,
   CURRENT_SCHEMA_VERSION,
-  deviceDay,
-  deviceZoneName,
   eventKey,
   PING_KEY,
-  readStreakCache,
   savedRecord,
-  writeStreakCache,
 } from './record.ts';
 
 type StoredRecord = ReturnType<typeof buildRecord>;
@@ -63,13 +60,6 @@ export interface AppendWriter {
    * (IndexedDB runs them in the order they were made).
    */
   write(records: readonly StoredRecord[]): Promise<void>;
-  /** True when the database holds no record at all (a first visit): the streak is then plainly 0. */
-  storeIsEmpty(): Promise<boolean>;
-  /**
-   * Whether `cardId` is saved, from its newest `saved` record (single keys and chunks), read without
-   * validation (the save button's state only; the full store decides what counts).
-   */
-  savedStateOf(cardId: string): Promise<boolean>;
   /** Closes the tab channel (tests). */
   close(): void;
 }
@@ -132,25 +122,6 @@ export function createAppendWriter(store: UseStore = defaultStore(), options: Ap
       tellTabs(records);
       for (const r of records) updateStreakCache(r);
     },
-    async storeIsEmpty() {
-      return (await withTimeout(store('readonly', (s) => promisifyRequest(s.count())))) === 0;
-    },
-    async savedStateOf(cardId) {
-      let newest: { at: number; id: string; saved: unknown } | undefined;
-      const look = (e: { type?: unknown; cardId?: unknown; at: number; id: string; saved: unknown } | null) => {
-        if (
-          e?.type === 'saved' &&
-          e.cardId === cardId &&
-          (!newest || e.at > newest.at || (e.at === newest.at && e.id > newest.id))
-        )
-          newest = e;
-      };
-      for (const [key, value] of await withTimeout(idbBackend(store).readAll())) {
-        if (key.startsWith('e:')) look(value as never);
-        else if (key.startsWith('c:') && Array.isArray(value)) value.forEach(look);
-      }
-      return newest?.saved === true;
-    },
     close() {
       channel?.close();
       channel = null;
@@ -168,9 +139,4 @@ function updateStreakCache(record: StoredRecord): void {
   if (!c || dayNumber(record.at, record['offsetMin'] as number, c.startHour ?? 0) !== c.day) return;
   const next = afterTodayEvent(c, { type: record.type, passed: record['passed'] as boolean | undefined });
   if (next !== c) writeStreakCache(next);
-}
-
-/** The zero streak for an empty log, cached for today (the header badge). */
-export function cacheEmptyStreak(now = Date.now()): void {
-  writeStreakCache(streakToday(NO_STREAK, EMPTY_DAY, deviceDay(now), deviceZoneName(now)));
 }

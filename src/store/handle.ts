@@ -20,8 +20,9 @@ import { CACHE_KEY, scheduleFromCache, scheduleToCache } from './cache.ts';
 import { compaction } from './chunks.ts';
 import { LOG_KEY, snapshotAfterOpen, snapshotReader } from './log-snapshot.ts';
 import { readRecords } from './read.ts';
-import { deviceZoneName, eventKey } from './record.ts';
-import { OpenTimeoutError, readAllWithin, type Backend } from './kv.ts';
+import { deviceZoneName } from './page-signals.ts';
+import { eventKey } from './record.ts';
+import { OpenTimeoutError, readAllWithin, type Backend } from './backend.ts';
 import { CURRENT_SCHEMA_VERSION } from './migrations.ts';
 import {
   compareEvents,

@@ -8,7 +8,7 @@
  */
 import { APP_EVENT_TYPES, on, type AppEvent, type SaturateEvents } from '../lib/events.ts';
 import { defaultStore, type UseStore } from './kv.ts';
-import { reportProgressError } from './record.ts';
+import { reportProgressError } from './page-signals.ts';
 import {
   openProgress,
   recordAnswer,

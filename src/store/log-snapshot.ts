@@ -19,7 +19,7 @@ import type { ProgressEvent } from '../schemas/progress-event.ts';
 import { compareEvents, EVENT_ID_PATTERN } from '../schemas/progress-event.ts';
 import { isChunkKey } from './chunks.ts';
 import { decodeLog, encodeLog } from './log-codec.ts';
-import type { Skip } from './kv.ts';
+import type { Skip } from './backend.ts';
 
 export const LOG_KEY = 'cache:log';
 

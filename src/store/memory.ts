@@ -11,7 +11,8 @@
  */
 import type { ProgressEvent } from '../schemas/progress-event.ts';
 import { parseEvent } from '../schemas/parse-event.ts';
-import type { Backend } from './kv.ts';
+import type { Backend } from './backend.ts';
+import { usableStorage } from './web-storage.ts';
 
 /** The sessionStorage key of the records kept for this tab. */
 export const TAB_KEY = 'saturate:progress-tab';
@@ -30,13 +31,7 @@ export interface TabBackend extends Backend {
 
 /** `sessionStorage` when this page may use it, else null (Node, blocked site data). */
 export function sessionTabStorage(): TabStorage | null {
-  try {
-    const s = globalThis.sessionStorage;
-    s.getItem(TAB_KEY); // throws SecurityError where site data is blocked
-    return s;
-  } catch {
-    return null;
-  }
+  return usableStorage('sessionStorage');
 }
 
 const kept = (key: string) => key.startsWith('e:') || key.startsWith('c:');

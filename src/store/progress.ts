@@ -44,7 +44,8 @@ import {
   type OpenOptions,
   type ProgressSnapshot,
 } from './handle.ts';
-import { defaultStore, idbBackend, type UseStore } from './kv.ts';
+import { idbBackend } from './backend.ts';
+import { defaultStore, type UseStore } from './kv.ts';
 import { measure } from './timing.ts';
 import { buildRecord, savedRecord, undoRecord, zoneFor as zoneWith, type WithZone } from './record.ts';
 import { reviewQueue, retakeMistakes, type AnswerKind, type ReviewQueue } from '../lib/review.ts';
@@ -62,8 +63,8 @@ import type { AnswerEvent, Zone } from '../schemas/progress-event.ts';
 export { measure } from './timing.ts';
 export { computeStats, deviceDayStart, streakCacheOf, streakEvents, streakOf } from './views.ts';
 export { loadRhythm, saveRhythm, watchRhythm } from './rhythm.ts';
-/** The header badge's cached streak for today, if any, and its writer (see record.ts). */
-export { readStreakCache, writeStreakCache } from './record.ts';
+/** The header badge's cached streak for today, if any, and its writer (see page-signals.ts). */
+export { readStreakCache, writeStreakCache } from './page-signals.ts';
 export { Progress, ProgressRecordError, deviceZoneName, NOT_SAVED_MESSAGES } from './handle.ts';
 export type { ImportResult, NotSavedReason, OpenOptions, ProgressSnapshot, StorageManagerLike } from './handle.ts';
 export { createProgressStore, defaultStore, type UseStore } from './kv.ts';

@@ -20,6 +20,7 @@
  */
 import { del, entries, get, set, type UseStore } from 'idb-keyval';
 import { createProgressStore } from './kv.ts';
+import { usableStorage } from './web-storage.ts';
 import type { QuizSave } from '../schemas/quiz-save.ts';
 
 export type { QuizSave };
@@ -41,15 +42,7 @@ export function quizSaveStore(): UseStore {
   return shared;
 }
 
-function tabStorage(): Storage | null {
-  try {
-    const s = globalThis.sessionStorage;
-    s.getItem(TAB_SAVE_PREFIX); // throws SecurityError where site data is blocked
-    return s;
-  } catch {
-    return null;
-  }
-}
+const tabStorage = () => usableStorage('sessionStorage');
 
 function tabRemove(quizId: string): void {
   try {

@@ -16,7 +16,7 @@ import { dayStartAt } from '../lib/rhythm.ts';
 import { loadRhythm } from './rhythm.ts';
 import type { AnswerEvent, ProgressEvent } from '../schemas/progress-event.ts';
 import type { ProgressSnapshot } from './snapshot.ts';
-import { deviceZoneName, type StreakCache } from './record.ts';
+import { deviceZoneName, type StreakCache } from './page-signals.ts';
 
 /** When each day starts: the learner's rhythm on this device (rhythm.ts). */
 export const deviceDayStart = (now: number): DayStartAt => dayStartAt(loadRhythm(now));
@@ -36,7 +36,7 @@ export function streakOf(
 
 /**
  * The header badge's summary of `streak` (computed from `s` as of `now` in `tz`) for today, to cache
- * (record.ts `StreakCache`, written with `writeStreakCache`) so that pages that only write progress show the
+ * (page-signals.ts `StreakCache`, written with `writeStreakCache`) so that pages that only write progress show the
  * badge without the store. Writes nothing.
  */
 export function streakCacheOf(

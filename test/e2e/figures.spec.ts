@@ -4,9 +4,10 @@
  * passes axe in light and dark, and without JavaScript still shows its caption, chart and numbers.
  * Budget: each figure's own JavaScript (loaded once it nears the viewport: the shared hydration code, the figure's
  * module and the spec table) ≤ 8 KB gzip; the figure runtime a card loads before any figure is visible ≤ 1 KB gzip
- * (level 6, KB = 1024 bytes); a card with a figure runs ≤ 11.5 KB gzip of JavaScript in all before a figure or the
- * quiz is visible. Issue 15 asks for ≤ 10 KB: figures alone were 9.24 KB; the theme script, card marks and the
- * progress boot's day-start hour took it to 11.04 KB on 2026-12-01, and the issue stays open until it is back.
+ * (level 6, KB = 1024 bytes); a card with a figure runs ≤ 10 KB gzip of JavaScript in all (files and inline
+ * scripts) before a figure or the quiz is visible (issue 15). The progress write path is not part of that: it loads
+ * on the learner's first move (src/client/progress-handoff.ts), so the test touches the page before it measures
+ * what the figure itself brings.
  */
 import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
@@ -141,7 +142,7 @@ const BUDGET_CARDS = [
 ] as const;
 
 for (const { name, card } of BUDGET_CARDS) {
-  test(`budget, ${name} in ${card}: its own JavaScript ≤ 8 KB gzip; before any figure is visible ≤ 1 KB of figure runtime, ≤ 11.5 KB in all`, async ({
+  test(`budget, ${name} in ${card}: its own JavaScript ≤ 8 KB gzip; before any figure is visible ≤ 1 KB of figure runtime, ≤ 10 KB in all`, async ({
     browser,
   }) => {
     // A fresh context per card, so nothing comes from the cache or another card's module map.
@@ -156,8 +157,13 @@ for (const { name, card } of BUDGET_CARDS) {
       const size = res.body().catch(() => page.request.get(res.url()).then((r) => r.body()));
       pending.push(size.then((b) => void sizes.set(res.url(), gzipSync(b, { level: 6 }).length)));
     });
+    // networkidle once, then (it does not fire again) until no new script has come for half a second.
     const settled = async () => {
       await page.waitForLoadState('networkidle');
+      for (let n = -1; n !== sizes.size;) {
+        n = sizes.size;
+        await page.waitForTimeout(500);
+      }
       await Promise.all(pending);
     };
     // Every figure sits below the fold at 390×844: on load nothing of it may come in.
@@ -176,7 +182,13 @@ for (const { name, card } of BUDGET_CARDS) {
     );
     const pageJs =
       [...sizes.values()].reduce((a, n) => a + n, 0) + (inline ? gzipSync(inline, { level: 6 }).length : 0);
-    expect(pageJs, `${card}: JavaScript before a figure or the quiz is visible`).toBeLessThanOrEqual(11.5 * KB);
+    expect(pageJs, `${card}: JavaScript before a figure or the quiz is visible`).toBeLessThanOrEqual(10 * KB);
+    const writePath = () => [...sizes.keys()].some((u) => /progress-writer/.test(u));
+    expect(writePath(), 'the progress write path waits for the learner').toBe(false);
+    // The learner's first touch loads the progress write path (not the figure's): counted before the figure's own.
+    await page.dispatchEvent('main', 'pointerdown');
+    await settled();
+    expect(writePath(), 'the first touch loads the progress write path').toBe(true);
     const before = new Set(sizes.keys());
     await liveFigure(page, `figure[data-figure="${name}"]`);
     await settled();

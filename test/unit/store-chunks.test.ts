@@ -7,7 +7,7 @@ import {
   recordAnswer,
   type UseStore,
 } from '../../src/store/progress.ts';
-import { idbBackend } from '../../src/store/kv.ts';
+import { idbBackend } from '../../src/store/backend.ts';
 import { COMPACT_AT, CHUNK_SIZE, compaction } from '../../src/store/chunks.ts';
 import { makeAnswerEvents } from '../fixtures/answer-events.ts';
 

@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { freshStore, rawAll } from './store-helpers.ts';
 import { Progress } from '../../src/store/handle.ts';
-import { idbBackend, type Backend } from '../../src/store/kv.ts';
+import { idbBackend, type Backend } from '../../src/store/backend.ts';
 import { COMPACT_AT, chunkKey } from '../../src/store/chunks.ts';
 import { makeAnswerEvents } from '../fixtures/answer-events.ts';
 

@@ -15,7 +15,7 @@ import {
 } from '../../src/store/progress.ts';
 import { listenForProgress, whenRecorded } from '../../src/store/listen.ts';
 import { recordFor } from '../../src/store/append.ts';
-import { PROGRESS_ERROR_EVENT } from '../../src/store/record.ts';
+import { PROGRESS_ERROR_EVENT } from '../../src/store/page-signals.ts';
 import { gradeAnswer } from '../../src/lib/review.ts';
 import { emit, type AppEvent } from '../../src/lib/events.ts';
 import { Rating } from 'ts-fsrs';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { freshStore, rawAll, rawPut } from './store-helpers.ts';
 import { closeProgress, openProgress, type UseStore } from '../../src/store/progress.ts';
-import { idbBackend } from '../../src/store/kv.ts';
+import { idbBackend } from '../../src/store/backend.ts';
 import { chunkKey, COMPACT_AT } from '../../src/store/chunks.ts';
 import { LOG_KEY, logSnapshotRecord, trustedLog, type LogSnapshot } from '../../src/store/log-snapshot.ts';
 import { decodeLog, encodeLog } from '../../src/store/log-codec.ts';

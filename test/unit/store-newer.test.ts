@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { answer, freshStore, rawAll, T0, trackedOpener } from './store-helpers.ts';
 import { applyImport, loadProgress, recordAnswer, type UseStore } from '../../src/store/progress.ts';
-import { idbBackend } from '../../src/store/kv.ts';
+import { idbBackend } from '../../src/store/backend.ts';
 import { BACKUP_FORMAT, backupToText, createBackup, parseBackup } from '../../src/lib/backup.ts';
 import { makeAnswerEvents } from '../fixtures/answer-events.ts';
 

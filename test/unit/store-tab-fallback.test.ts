@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { answer, freshStore, rawAll, T0, tabStorageFake } from './store-helpers.ts';
 import { Progress } from '../../src/store/handle.ts';
-import { idbBackend, type Backend } from '../../src/store/kv.ts';
+import { idbBackend, type Backend } from '../../src/store/backend.ts';
 import { buildRecord } from '../../src/store/record.ts';
 import { memoryBackend } from '../../src/store/memory.ts';
 import { makeAnswerEvents } from '../fixtures/answer-events.ts';
