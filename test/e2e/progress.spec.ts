@@ -36,6 +36,27 @@ test.describe('progress on the device', () => {
     await expect(page.locator('[data-read-next] li[data-card-id="gpu-util"]')).toBeHidden();
   });
 
+  test('a card read on a slow network just before its tab closes is kept, once', async ({ context }) => {
+    // The write path loads on the learner's first move (src/client/progress-handoff.ts); here it has not
+    // arrived when the card counts as read and the tab closes, so the event goes to localStorage.
+    const card = await context.newPage();
+    await card.route(/progress-writer[^/]*\.js$/, () => undefined); // never answered: the tab closes first
+    await card.goto('/cards/gpu-util/');
+    const read = card.evaluate(
+      () => new Promise<void>((done) => addEventListener('saturate:card-read', () => done(), { once: true })),
+    );
+    await card.locator('[data-card-end]').evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    await read;
+    await card.close({ runBeforeUnload: true });
+    const page = await context.newPage();
+    const dash = await openProgress(page);
+    await expect(dash.getByTestId('total-cards')).toHaveText(/^1 of \d+$/);
+    await expect(dash.getByTestId('heatmap').getByText(/: 0 answers, 1 card read$/)).toHaveCount(1);
+    await page.reload(); // recorded once: the next page took it out of localStorage
+    await expect(dash.getByTestId('heatmap').getByText(/: 0 answers, 1 card read$/)).toHaveCount(1);
+    expect(await page.evaluate(() => localStorage.getItem('saturate:unwritten'))).toBeNull();
+  });
+
   test('two tabs answering at the same time: both counts are right', async ({ context }) => {
     const [a, b] = [await context.newPage(), await context.newPage()];
     const bank = await getBank(a);
