@@ -11,17 +11,14 @@
  *   node bench/figures.ts             prints a Markdown table
  *   import { benchFigures } from './bench/figures.ts'
  */
-import { chromium, type Page } from '@playwright/test';
+import { chromium } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { DIAGRAMS, diagramHtml } from '../src/lib/diagrams/registry.ts';
 import { CHROMIUM_ARGS, chromiumPath } from '../test/e2e/browser.ts';
 import { startSite } from '../test/e2e/site-server.ts';
-
-const KB = 1024;
-const gz = (b: Buffer | string) => gzipSync(b, { level: 6 }).length;
+import { gz, inlineScriptsGzip, KB, watchScripts } from '../test/e2e/script-bytes.ts';
 
 export interface FigureRow {
   figure: string;
@@ -58,41 +55,14 @@ export function figurePlacements(root = 'content/cards'): {
   return { byFigure: out, perCard };
 }
 
-/** Records every JavaScript response's gzip size by URL; `settled()` waits for the bodies. */
-function watchScripts(page: Page) {
-  const sizes = new Map<string, number>();
-  const pending: Promise<void>[] = [];
-  page.on('response', (res) => {
-    if (!/\.js(\?|$)/.test(res.url()) || sizes.has(res.url())) return;
-    sizes.set(res.url(), 0);
-    const body = res.body().catch(() => page.request.get(res.url()).then((r) => r.body()));
-    pending.push(body.then((b) => void sizes.set(res.url(), gz(b))));
-  });
-  return {
-    sizes,
-    settled: async () => {
-      await page.waitForLoadState('networkidle');
-      await Promise.all(pending);
-    },
-  };
-}
-
-async function inlineScriptsGzip(page: Page): Promise<number> {
-  const text = await page.evaluate(() =>
-    [...document.querySelectorAll('script:not([src])')]
-      .filter((el) => !el.getAttribute('type') || /module|javascript/.test(el.getAttribute('type')!))
-      .map((el) => el.textContent ?? '')
-      .join('\n'),
-  );
-  return text ? gz(text) : 0;
-}
-
 /** A card with several figures: its JavaScript before any is visible, and once every one has hydrated. */
 export interface MultiRow {
   card: string;
   figures: number;
   beforeGzip: number;
   afterGzip: number;
+  /** Whether the quiz came into view on the way and hydrated too (React and the quiz are then in `afterGzip`). */
+  quizToo: boolean;
 }
 
 export async function benchFigures(): Promise<{ rows: FigureRow[]; multi: MultiRow[]; markdown: string }> {
@@ -111,9 +81,12 @@ export async function benchFigures(): Promise<{ rows: FigureRow[]; multi: MultiR
       await page.goto(`${site.url}/cards/${measuredIn}/`);
       await settled();
       const pageBeforeGzip = [...sizes.values()].reduce((a, n) => a + n, 0) + (await inlineScriptsGzip(page));
+      // The learner's first touch loads the progress write path, which is not the figure's.
+      await page.dispatchEvent('main', 'pointerdown');
+      await settled();
       const before = new Set(sizes.keys());
       const fig = page.locator(`figure[data-figure="${figure}"]`).first();
-      await fig.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await fig.evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
       await page.waitForSelector(`figure[data-figure="${figure}"][data-live]`, { state: 'attached' });
       await settled();
       const own = [...sizes].filter(([u]) => !before.has(u));
@@ -137,11 +110,18 @@ export async function benchFigures(): Promise<{ rows: FigureRow[]; multi: MultiR
       const inline = await inlineScriptsGzip(page);
       const beforeGzip = [...sizes.values()].reduce((a, n) => a + n, 0) + inline;
       for (const fig of await page.locator('figure[data-figure]').all()) {
-        await fig.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await fig.evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
         await page.waitForFunction((el) => el?.hasAttribute('data-live'), await fig.elementHandle());
       }
       await settled();
-      multi.push({ card, figures, beforeGzip, afterGzip: [...sizes.values()].reduce((a, n) => a + n, 0) + inline });
+      const quizToo = (await page.locator('#quiz astro-island:not([ssr])').count()) > 0;
+      multi.push({
+        card,
+        figures,
+        beforeGzip,
+        afterGzip: [...sizes.values()].reduce((a, n) => a + n, 0) + inline,
+        quizToo,
+      });
       await ctx.close();
     }
   } finally {
@@ -157,9 +137,12 @@ export async function benchFigures(): Promise<{ rows: FigureRow[]; multi: MultiR
         `| ${r.figure} | ${r.cards.map((c) => (c === r.measuredIn ? `**\`${c}\`**` : `\`${c}\``)).join(', ')} | ${k(r.ownGzip)} KB | ${r.files.join(', ')} | ${k(r.pageBeforeGzip)} KB |`,
     ),
     '',
-    '| card with several figures | figures | JS before any is visible (gzip) | JS once all have hydrated (gzip) |',
-    '|---|---|---|---|',
-    ...multi.map((m) => `| \`${m.card}\` | ${m.figures} | ${k(m.beforeGzip)} KB | ${k(m.afterGzip)} KB |`),
+    '| card with several figures | figures | JS before any is visible (gzip) | JS once all have hydrated (gzip) | the quiz came into view and hydrated too |',
+    '|---|---|---|---|---|',
+    ...multi.map(
+      (m) =>
+        `| \`${m.card}\` | ${m.figures} | ${k(m.beforeGzip)} KB | ${k(m.afterGzip)} KB | ${m.quizToo ? 'yes (React and the quiz are in it)' : 'no'} |`,
+    ),
     '',
     '| diagram | inline SVG + caption (gzip) |',
     '|---|---|',

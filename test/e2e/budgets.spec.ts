@@ -13,83 +13,47 @@
  * The service worker is blocked here: its scripts (sw.js, workbox-*.js) run off the page, and the
  * precache budget covers what it downloads.
  */
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect } from '@playwright/test';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-
-const KB = 1024;
-const gz = (b: Buffer | string) => gzipSync(b, { level: 6 }).length;
-
-test.use({ serviceWorkers: 'block', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-
-/** Records the gzip size of every JavaScript response, by URL. */
-function watchScripts(page: Page): Map<string, number> {
-  const seen = new Map<string, number>();
-  page.on('response', async (res) => {
-    const type = res.headers()['content-type'] ?? '';
-    if (!/javascript/.test(type) && !/\.m?js(\?|$)/.test(res.url())) return;
-    if (seen.has(res.url())) return;
-    seen.set(res.url(), 0);
-    try {
-      seen.set(res.url(), gz(await res.body()));
-    } catch {
-      /* body gone (navigation): counted as 0, and the test reads after settling */
-    }
-  });
-  return seen;
-}
-
-async function inlineScripts(page: Page): Promise<number> {
-  const text = await page.evaluate(() =>
-    [...document.querySelectorAll('script:not([src])')]
-      .filter((s) => !s.getAttribute('type') || /module|javascript/.test(s.getAttribute('type')!))
-      .map((s) => s.textContent ?? '')
-      .join('\n'),
-  );
-  return text ? gz(text) : 0;
-}
-
-const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-const list = (m: Map<string, number>) =>
-  [...m].map(([u, n]) => `${new URL(u).pathname} ${(n / KB).toFixed(1)} KB`).join(', ');
+import { inlineScriptsGzip, KB, watchScripts } from './script-bytes.ts';
 
 test('a card page loads ≤ 35 KB gzip of JavaScript before the quiz, ≤ 88 KB after it hydrates', async ({ page }) => {
   const scripts = watchScripts(page);
   await page.goto('/cards/gpu-util/');
-  await page.waitForLoadState('networkidle');
+  await scripts.settled();
   await expect(page.locator('#quiz astro-island[ssr]')).toHaveCount(1); // still waiting: not in view
-  const inline = await inlineScripts(page);
-  const before = total(scripts) + inline;
+  const inline = await inlineScriptsGzip(page);
+  const before = scripts.total() + inline;
   test.info().annotations.push({
     type: 'card JS before quiz',
-    description: `${(before / KB).toFixed(1)} KB (inline ${(inline / KB).toFixed(1)} KB; ${list(scripts)})`,
+    description: `${(before / KB).toFixed(1)} KB (inline ${(inline / KB).toFixed(1)} KB; ${scripts.list()})`,
   });
-  expect(before, list(scripts)).toBeLessThanOrEqual(35 * KB);
-  expect(scripts.size).toBeGreaterThan(0); // the measurement sees the page's own scripts
+  expect(before, scripts.list()).toBeLessThanOrEqual(35 * KB);
+  expect(scripts.sizes.size).toBeGreaterThan(0); // the measurement sees the page's own scripts
 
   await page.locator('section.quiz').scrollIntoViewIfNeeded();
   await expect(page.locator('#quiz astro-island[ssr]')).toHaveCount(0);
-  await page.waitForLoadState('networkidle');
-  const after = total(scripts) + inline;
+  await scripts.settled();
+  const after = scripts.total() + inline;
   test
     .info()
-    .annotations.push({ type: 'card JS after quiz', description: `${(after / KB).toFixed(1)} KB (${list(scripts)})` });
+    .annotations.push({ type: 'card JS after quiz', description: `${(after / KB).toFixed(1)} KB (${scripts.list()})` });
   expect(after).toBeGreaterThan(before); // React and the quiz came in
-  expect(after, list(scripts)).toBeLessThanOrEqual(88 * KB);
+  expect(after, scripts.list()).toBeLessThanOrEqual(88 * KB);
 });
 
 test('the home page loads ≤ 100 KB gzip of JavaScript', async ({ page }) => {
   const scripts = watchScripts(page);
   await page.goto('/');
-  await page.waitForLoadState('networkidle');
+  await scripts.settled();
   // Anything that waits for visibility comes in too.
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-  await page.waitForLoadState('networkidle');
+  await scripts.settled();
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
-  const js = total(scripts) + (await inlineScripts(page));
-  test.info().annotations.push({ type: 'home JS', description: `${(js / KB).toFixed(1)} KB (${list(scripts)})` });
-  expect(js, list(scripts)).toBeLessThanOrEqual(100 * KB);
+  const js = scripts.total() + (await inlineScriptsGzip(page));
+  test.info().annotations.push({ type: 'home JS', description: `${(js / KB).toFixed(1)} KB (${scripts.list()})` });
+  expect(js, scripts.list()).toBeLessThanOrEqual(100 * KB);
 });
 
 test('the service worker precache stays under 7 MB', () => {

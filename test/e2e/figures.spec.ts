@@ -12,9 +12,7 @@
 import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { liveFigure } from './helpers.ts';
-import { gzipSync } from 'node:zlib';
-
-const KB = 1024;
+import { inlineScriptsGzip, KB, watchScripts } from './script-bytes.ts';
 
 /** Each figure and the card it lives in. */
 const FIGURE_CARDS = [
@@ -148,24 +146,7 @@ for (const { name, card } of BUDGET_CARDS) {
     // A fresh context per card, so nothing comes from the cache or another card's module map.
     const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, serviceWorkers: 'block' });
     const page = await ctx.newPage();
-    const sizes = new Map<string, number>();
-    const pending: Promise<void>[] = [];
-    page.on('response', (res) => {
-      if (!/\.js(\?|$)/.test(res.url()) || sizes.has(res.url())) return;
-      sizes.set(res.url(), 0);
-      // A body the page no longer holds is fetched again: every script counts at its real size.
-      const size = res.body().catch(() => page.request.get(res.url()).then((r) => r.body()));
-      pending.push(size.then((b) => void sizes.set(res.url(), gzipSync(b, { level: 6 }).length)));
-    });
-    // networkidle once, then (it does not fire again) until no new script has come for half a second.
-    const settled = async () => {
-      await page.waitForLoadState('networkidle');
-      for (let n = -1; n !== sizes.size;) {
-        n = sizes.size;
-        await page.waitForTimeout(500);
-      }
-      await Promise.all(pending);
-    };
+    const { sizes, total, settled } = watchScripts(page);
     // Every figure sits below the fold at 390×844: on load nothing of it may come in.
     await page.goto(card);
     await settled();
@@ -174,14 +155,7 @@ for (const { name, card } of BUDGET_CARDS) {
     expect(runtime, `${card}: figure runtime`).toBeGreaterThan(0);
     expect(runtime, `${card}: figure runtime`).toBeLessThanOrEqual(1 * KB);
     // Everything the page ran before a figure or the quiz is visible: script files plus inline scripts.
-    const inline = await page.evaluate(() =>
-      [...document.querySelectorAll('script:not([src])')]
-        .filter((el) => !el.getAttribute('type') || /module|javascript/.test(el.getAttribute('type')!))
-        .map((el) => el.textContent ?? '')
-        .join('\n'),
-    );
-    const pageJs =
-      [...sizes.values()].reduce((a, n) => a + n, 0) + (inline ? gzipSync(inline, { level: 6 }).length : 0);
+    const pageJs = total() + (await inlineScriptsGzip(page));
     expect(pageJs, `${card}: JavaScript before a figure or the quiz is visible`).toBeLessThanOrEqual(10 * KB);
     const writePath = () => [...sizes.keys()].some((u) => /progress-writer/.test(u));
     expect(writePath(), 'the progress write path waits for the learner').toBe(false);

@@ -67,3 +67,26 @@ export async function openProgress(page: Page): Promise<Locator> {
   await expect(dash).toBeVisible();
   return dash;
 }
+
+/** The quizzes kept in progress as the page's IndexedDB holds them ("saturate-quiz", src/store/quiz-saves.ts). */
+export function savedQuizzes(page: Page): Promise<{ quizId: string; index: number }[]> {
+  return page.evaluate(
+    () =>
+      new Promise<{ quizId: string; index: number }[]>((resolve, reject) => {
+        const open = indexedDB.open('saturate-quiz');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('in-progress')) return resolve([]);
+          const all = db.transaction('in-progress').objectStore('in-progress').getAll();
+          all.onsuccess = () => {
+            db.close();
+            resolve(
+              (all.result as { quizId: string; index: number }[]).map(({ quizId, index }) => ({ quizId, index })),
+            );
+          };
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
+}

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { answerCurrent, answerSeries, getBank, openCardQuiz, openProgress } from './progress-helpers.ts';
+import { answerCurrent, answerSeries, getBank, openCardQuiz, openProgress, savedQuizzes } from './progress-helpers.ts';
 
 const DAY_MS = 86_400_000;
 const badge = (page: Page) => page.locator('[data-streak-badge]');
@@ -219,6 +219,8 @@ test.describe('progress on the device', () => {
     await expect(retake.locator('.prompt').first()).toHaveAttribute('id', `q-${wrong[0]}-prompt`);
     await answerCurrent(retake, bank, true);
     await retake.getByRole('button', { name: 'Next question' }).click();
+    // Kept on the device (not a race with the page being left a few ms after the tap).
+    await expect.poll(async () => (await savedQuizzes(page)).find((q) => q.quizId === 'retake')?.index).toBe(1);
     // Opened again, the session in progress goes on where it was (src/store/quiz-saves.ts)…
     await page.goto('/review/?mode=retake');
     await expect(page.locator('section.quiz .quiz-progress')).toHaveText('Question 2 of 3');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect, chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './browser.ts';
-import { answerCurrent, answerSeries, getBank, openCardQuiz } from './progress-helpers.ts';
+import { answerCurrent, answerSeries, getBank, openCardQuiz, savedQuizzes } from './progress-helpers.ts';
 import { answerQuickly } from './quiz-fast.ts';
 import { shootBothSchemes } from './shoot.ts';
 
@@ -59,19 +59,7 @@ test('a card quiz in progress is offered on home until it is finished', async ({
   await page.goto('/');
   await expect(page.locator('[data-week-summary]')).not.toBeEmpty();
   await expect(page.getByTestId('resume-quiz')).toHaveCount(0);
-  const saved = () =>
-    page.evaluate(
-      () =>
-        new Promise<number>((resolve, reject) => {
-          const open = indexedDB.open('saturate-quiz');
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const count = open.result.transaction('in-progress').objectStore('in-progress').count();
-            count.onsuccess = () => resolve(count.result);
-          };
-        }),
-    );
-  expect(await saved()).toBe(0);
+  expect(await savedQuizzes(page)).toEqual([]);
 });
 
 test('a practice quiz resumes after the browser itself was closed and opened again on the same profile', async ({
