@@ -5,11 +5,12 @@
  *  - a card page: ≤ 35 KB before the quiz scrolls into view, ≤ 88 KB once it has hydrated (was 80, then 85 KB;
  *    React's client is 64.3 KB of it; the flush on pagehide, the tab-long fallback and the quiz reducer took it
  *    to 81.0 KB, then saving the quiz in progress (0.9 KB), card marks (1.4 KB) and the theme (0.6 KB) to
- *    ~85.7 KB on 2026-12-01);
+ *    ~85.7 KB on 2026-12-01; 86.6 KB counted once scripts stop arriving, with the write path that the scroll loads);
  *  - the home page: ≤ 100 KB;
  *  - the service worker's precache (sum of the files sw.js lists): < 7 MB (was 5 MB for 41 cards and 8
- *    curated quizzes; 62 cards, 442 questions and 12 quizzes measured 5.76 MB on 2026-12-01, ~1.1 MB of it the
- *    curated quiz pages' inline questions, which bank.json also holds).
+ *    curated quizzes; 62 cards, 442 questions, 12 curated and 7 role quizzes measured 6.81 MB, 324 files, on
+ *    2026-12-01: ~1.7 MB of it the curated and role quiz pages' questions as island props, which bank.json also
+ *    holds; the next step is for those pages to draw their questions from bank.json, as /practice/random/ does).
  * The service worker is blocked here: its scripts (sw.js, workbox-*.js) run off the page, and the
  * precache budget covers what it downloads.
  */
