@@ -21,6 +21,8 @@ test('a practice quiz answered in part resumes in a new tab at the right questio
   const quiz = page.locator('section.quiz');
   const ids = await answerSeries(quiz, bank, [true, false, true, false]);
   await expect(quiz.locator('.quiz-progress')).toHaveText('Question 5 of 30');
+  // Stored on the device before the next tab looks (a tap's save lands a moment after the screen moves on).
+  await expect.poll(async () => (await savedQuizzes(page)).map((q) => q.index)).toEqual([4]);
   const prompt5 = await quiz.locator('.prompt').first().getAttribute('id');
 
   const tab = await context.newPage();
@@ -44,6 +46,7 @@ test('a card quiz in progress is offered on home until it is finished', async ({
   const quiz = await openCardQuiz(page, 'gpu-util');
   const total = Number((await quiz.locator('.quiz-progress').innerText()).match(/of (\d+)/)![1]);
   await answerSeries(quiz, bank, [false]);
+  await expect.poll(async () => (await savedQuizzes(page)).map((q) => q.index)).toEqual([1]);
   await page.goto('/');
   await expect(page.getByTestId('resume-quiz').getByRole('link')).toHaveText([
     `Resume Card quiz: GPU utilization: are you wasting your most expensive resource?: 1/${total}`,
@@ -83,6 +86,7 @@ test('a practice quiz resumes after the browser itself was closed and opened aga
     const quiz = page.locator('section.quiz');
     await answerSeries(quiz, bank, [true, true, false]);
     await expect(quiz.locator('.quiz-progress')).toHaveText('Question 4 of 30');
+    await expect.poll(async () => (await savedQuizzes(page)).map((q) => q.index)).toEqual([3]);
     const prompt4 = await quiz.locator('.prompt').first().getAttribute('id');
     await first.close();
 
