@@ -95,6 +95,11 @@ export interface LabSession {
   saved: SavedRun | null;
   /** The diagnosis reads only samples after this time, ms: set when the lab completes, so it reads the fixed run. */
   diagnoseFromMs: number;
+  /**
+   * The last sample before the live step's fix took effect (ms; null until it is applied): the page's 'fix', or in
+   * the server's simulation the server confirming it. A lab that completes judges its verdict on samples after it.
+   */
+  fixFromMs: number | null;
 }
 
 /** Everything that changes a session. */
@@ -146,6 +151,7 @@ function freshRun(at: number, saved: SavedRun | null) {
     diagnosis: null,
     diagnosedAtMs: -Infinity,
     diagnoseFromMs: -Infinity,
+    fixFromMs: null,
     done: false,
     startedAtMs: at,
   } satisfies Partial<LabSession>;
@@ -180,6 +186,7 @@ function received(lab: SessionLab, s: LabSession, m: StreamMessage): LabSession 
     next.result = null;
     next.fixPlaying = s.done || r.done;
     next.fixApplied = false;
+    next.fixFromMs = null;
     next.announce = `Step ${s.run.index + 1} passed: ${lab.steps[s.run.index]?.title ?? ''}.`;
     next.saved = savedRunOf(r.state, lab.steps.length);
   }
@@ -188,9 +195,13 @@ function received(lab: SessionLab, s: LabSession, m: StreamMessage): LabSession 
     next.fixPlaying = true;
     next.unlocked = true;
     next.announce = 'Every step passed. The debrief is unlocked.';
-    // Diagnose the window the last check passed on, at once: not a verdict carried over from before the fix.
+    // Diagnose the window the last check passed on, at once: not a verdict carried over from before the fix. A
+    // check can pass on a window that still holds samples from before its fix (a ratio to the previous step met
+    // by the first fixed seconds): the verdict reads only those after the fix, and says it is collecting until
+    // there are enough.
     const last = lab.steps[lab.steps.length - 1];
-    next.diagnoseFromMs = m.sampledAtMs - (last ? checkSpanS(last.check) : 0) * 1000;
+    const span = m.sampledAtMs - (last ? checkSpanS(last.check) : 0) * 1000;
+    next.diagnoseFromMs = s.fixFromMs === null ? span : Math.max(span, s.fixFromMs + 1);
     diagnoseNow = true;
   }
   if (diagnoseNow) {
@@ -224,7 +235,12 @@ export function labReducer(lab: SessionLab, s: LabSession, a: LabAction): LabSes
       return { ...s, ...freshRun(a.at, null), saved: null, announce: 'Started again from step 1.' };
     case 'controlled':
       return s.source?.control === 'server'
-        ? { ...s, source: { ...s.source, source: a.source, reason: a.reason ?? s.source.reason } }
+        ? {
+            ...s,
+            source: { ...s.source, source: a.source, reason: a.reason ?? s.source.reason },
+            // The server plays the fix from now: what came before was sampled without it.
+            ...(s.fixPlaying && !s.done ? { fixFromMs: s.messages.at(-1)?.sampledAtMs ?? null } : {}),
+          }
         : s;
     case 'refused':
       return s.source ? { ...s, source: { ...s.source, control: 'none' }, error: a.message } : s;
@@ -246,7 +262,7 @@ export function labReducer(lab: SessionLab, s: LabSession, a: LabAction): LabSes
       return { ...s, gpuIndex: a.index, points };
     }
     case 'fix':
-      return { ...s, fixApplied: true, fixPlaying: true };
+      return { ...s, fixApplied: true, fixPlaying: true, fixFromMs: s.messages.at(-1)?.sampledAtMs ?? null };
   }
 }
 

@@ -166,6 +166,31 @@ describe('labReducer: the moment a step passes', () => {
     expect(s.diagnosis?.title).toMatch(/Healthy/);
     expect(s.diagnosedAtMs).toBe(s.messages.at(-1)!.sampledAtMs);
   });
+
+  test('a fix applied late: the last check passes on a window still mostly from before it, the verdict does not', () => {
+    // busy-in-time's last step passes when SM activity (or power) doubles and samples/s triples over 10 s: the
+    // first fixed seconds already do that, with 8 s of batch-1 samples still in the window (CI under load).
+    const busy = labFile('busy-in-time');
+    const step = (x: LabSession, a: LabAction) => labReducer(busy, x, a);
+    let s = step(newLabSession(), { type: 'restart', at: T0 });
+    let tMs = 0;
+    const tick = () => {
+      const p = simPlay(busy, s);
+      s = step(s, { type: 'message', message: simMessage(p.scenario, tMs, 'lab', p.knobs, tMs / 500, T0) });
+      tMs += 500;
+    };
+    while (s.run.index < 1 && tMs < 120_000) tick();
+    for (let i = 0; i < 16; i++) tick(); // the learner reads for 8 s before applying the fix
+    s = step(s, { type: 'fix' });
+    const fixAt = s.messages.at(-1)!.sampledAtMs;
+    while (!s.done && tMs < 240_000) tick();
+    expect(s.done).toBe(true);
+    const fixed = s.messages.filter((m) => m.sampledAtMs > fixAt).length;
+    expect(fixed).toBeLessThan(10); // passed within 5 s of the fix: its window was mostly the old run
+    expect(s.diagnosis?.title).not.toMatch(/Busy in time/);
+    while (s.diagnosis?.title.startsWith('Collecting') && tMs < 300_000) tick();
+    expect(s.diagnosis?.title).toMatch(/Healthy/);
+  });
 });
 
 describe('labReducer: steps passed on this device', () => {
