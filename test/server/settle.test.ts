@@ -20,42 +20,41 @@ async function connectTimes(s: Running, n: number): Promise<void> {
   while (s.lab.activeConnections() > 0) await new Promise((r) => setImmediate(r)); // the server saw them close
 }
 
+/** A lab server on a manual stream clock that counts its memory reductions instead of running a GC. */
+async function settleServer() {
+  const clock = manualClock(T0);
+  let count = 0;
+  const s = await listen({
+    source: createSimSource({ spec: 'idle', startMs: T0, seed: 'settle' }),
+    autoStart: false,
+    streamClock: clock,
+    settleMemory: () => count++,
+  });
+  return { s, clock, reductions: () => count };
+}
+
 describe('giving memory back after a burst of connections', () => {
   test('after a burst, memory is given back once, when no connection arrived for the quiet spell', async () => {
-    const clock = manualClock(T0);
-    let reductions = 0;
-    const s = await listen({
-      source: createSimSource({ spec: 'idle', startMs: T0, seed: 'settle' }),
-      autoStart: false,
-      streamClock: clock,
-      settleMemory: () => reductions++,
-    });
+    const { s, clock, reductions } = await settleServer();
     try {
       await connectTimes(s, SETTLE_MIN_CONNECTIONS);
       clock.advance(SETTLE_QUIET_MS - 1000);
-      expect(reductions).toBe(0); // the burst may not be over
+      expect(reductions()).toBe(0); // the burst may not be over
       clock.advance(1000);
-      expect(reductions).toBe(1);
+      expect(reductions()).toBe(1);
       clock.advance(10 * SETTLE_QUIET_MS);
-      expect(reductions).toBe(1);
+      expect(reductions()).toBe(1);
       // A few tabs later: below the threshold, no GC pause.
       await connectTimes(s, 5);
       clock.advance(10 * SETTLE_QUIET_MS);
-      expect(reductions).toBe(1);
+      expect(reductions()).toBe(1);
     } finally {
       await s.lab.close();
     }
   });
 
   test('clients that connect and stay are no burst: their streams are not paused by a GC', async () => {
-    const clock = manualClock(T0);
-    let reductions = 0;
-    const s = await listen({
-      source: createSimSource({ spec: 'idle', startMs: T0, seed: 'settle' }),
-      autoStart: false,
-      streamClock: clock,
-      settleMemory: () => reductions++,
-    });
+    const { s, clock, reductions } = await settleServer();
     const streams: ClientRequest[] = [];
     try {
       for (let i = 0; i < SETTLE_MIN_CONNECTIONS; i++)
@@ -65,7 +64,7 @@ describe('giving memory back after a burst of connections', () => {
           streams.push(req);
         });
       clock.advance(10 * SETTLE_QUIET_MS);
-      expect(reductions).toBe(0);
+      expect(reductions()).toBe(0);
     } finally {
       streams.forEach((r) => r.destroy());
       await s.lab.close();
@@ -73,22 +72,15 @@ describe('giving memory back after a burst of connections', () => {
   });
 
   test('a burst that has not ended yet is left alone', async () => {
-    const clock = manualClock(T0);
-    let reductions = 0;
-    const s = await listen({
-      source: createSimSource({ spec: 'idle', startMs: T0, seed: 'settle' }),
-      autoStart: false,
-      streamClock: clock,
-      settleMemory: () => reductions++,
-    });
+    const { s, clock, reductions } = await settleServer();
     try {
       for (let i = 0; i < 4; i++) {
         await connectTimes(s, SETTLE_MIN_CONNECTIONS / 4);
         clock.advance(SETTLE_QUIET_MS - 1000);
       }
-      expect(reductions).toBe(0);
+      expect(reductions()).toBe(0);
       clock.advance(1000);
-      expect(reductions).toBe(1);
+      expect(reductions()).toBe(1);
     } finally {
       await s.lab.close();
     }
