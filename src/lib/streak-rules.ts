@@ -88,7 +88,7 @@ export interface StreakNow {
 
 /**
  * What the header badge needs to follow today without the log: the streak now, what it becomes
- * once today counts, and today's tally (src/store/record.ts caches it as `StreakCache`).
+ * once today counts, and today's tally (src/store/page-signals.ts caches it as `StreakCache`).
  */
 export interface StreakToday extends DayTally {
   /** The local day (days since 1970-01-01 in `tz`) this summary is for; stale on any other day. */
