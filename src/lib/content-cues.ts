@@ -37,7 +37,10 @@ export const CUE_BAR = {
    * the two together (chance 1/2) would push right answers into the middle, itself a tell ("pick the median").
    */
   lengthShareMax: 0.3,
-  /** Options with an absolute word may be wrong at most this many points (as a share) more often than right. */
+  /**
+   * Options with an absolute word may be wrong at most this many points (as a share) more often than right, and,
+   * so that the fix does not become the mirror tell ("pick the sweeping one"), right at most this many more often.
+   */
   absoluteGapMax: 0.05,
   /** No one count of correct options may cover more than this share of the select-all questions. */
   correctCountShareMax: 0.4,
@@ -137,7 +140,7 @@ export interface AbsoluteCue {
   rightWithAbsolute: number;
   wrongOptions: number;
   wrongWithAbsolute: number;
-  /** wrongWithAbsolute / wrongOptions − rightWithAbsolute / rightOptions, as a share (0.05 = 5 points). */
+  /** wrongWithAbsolute / wrongOptions − rightWithAbsolute / rightOptions, as a share (0.05 = 5 points; negative when right options carry more). */
   gap: number;
 }
 
@@ -221,6 +224,10 @@ export function cueProblems(r: CueReport): string[] {
     problems.push(
       `Cue: ${pct(a.wrongWithAbsolute / a.wrongOptions)} of wrong options but ${pct(a.rightWithAbsolute / a.rightOptions)} of right ones carry an absolute word (${ABSOLUTE_WORDS.join(', ')}); the gap is ${(a.gap * 100).toFixed(1)} points (max ${CUE_BAR.absoluteGapMax * 100}). Turn sweeping distractors into specific wrong claims, and state right options with their precise qualifier where one is true.`,
     );
+  if (-a.gap > CUE_BAR.absoluteGapMax)
+    problems.push(
+      `Cue: ${pct(a.rightWithAbsolute / a.rightOptions)} of right options but ${pct(a.wrongWithAbsolute / a.wrongOptions)} of wrong ones carry an absolute word; right options lead by ${(-a.gap * 100).toFixed(1)} points (max ${CUE_BAR.absoluteGapMax * 100}), so "pick the sweeping one" scores. Reword some right options without the absolute, or let some wrong ones make a sweeping claim that is false.`,
+    );
   const m = r.counts;
   for (const [k, n] of Object.entries(m.byCorrect))
     if (n / m.multiples > CUE_BAR.correctCountShareMax)
@@ -253,7 +260,7 @@ export function cueLines(r: CueReport): string[] {
   return [
     `cue length (single choice, share a strategy scores, bar ${pct(CUE_BAR.lengthShareMax)}): deck ${len(r.length.deck)}`,
     ...Object.entries(r.length.byTopic).map(([t, c]) => `  ${t}: ${len(c)}`),
-    `cue absolute words (bar ${CUE_BAR.absoluteGapMax * 100} points): wrong options ${a.wrongWithAbsolute}/${a.wrongOptions} (${pct(a.wrongWithAbsolute / (a.wrongOptions || 1))}) · right options ${a.rightWithAbsolute}/${a.rightOptions} (${pct(a.rightWithAbsolute / (a.rightOptions || 1))}) · gap ${(a.gap * 100).toFixed(1)} points`,
+    `cue absolute words (bar ±${CUE_BAR.absoluteGapMax * 100} points): wrong options ${a.wrongWithAbsolute}/${a.wrongOptions} (${pct(a.wrongWithAbsolute / (a.wrongOptions || 1))}) · right options ${a.rightWithAbsolute}/${a.rightOptions} (${pct(a.rightWithAbsolute / (a.rightOptions || 1))}) · gap ${(a.gap * 100).toFixed(1)} points`,
     `cue select-all correct counts (bar: no count over ${pct(CUE_BAR.correctCountShareMax)} overall or per option count with ≥ ${CUE_BAR.correctCountGroupMin} questions, all-but-one ≤ ${pct(CUE_BAR.allButOneShareMax)}): ${JSON.stringify(r.counts.byCorrect)} · all but one ${r.counts.allButOne}/${r.counts.multiples} · by options: ${dist}`,
   ];
 }

@@ -111,11 +111,24 @@ describe('absolute-word cue', () => {
     expect(cueProblems(measureCues(at('meters', [q]))).join('\n')).toMatch(/gap is 66\.7 points \(max 5\)/);
   });
 
-  test('passes when right options carry them as often as wrong ones', () => {
-    const q = single(0, ['Only the GEMMs run in FP8', 'It never syncs', 'A specific wrong claim', 'Another wrong one']);
+  test('passes when right and wrong options carry them about equally often', () => {
+    const q = multiple(2, 4, [
+      'Only the GEMMs run in FP8',
+      'A specific right claim',
+      'It never syncs',
+      'A wrong claim',
+    ]);
     const r = measureCues(at('meters', [q]));
-    expect(r.absolute.gap).toBeCloseTo(1 / 3 - 1);
+    expect(r.absolute.gap).toBe(0);
     expect(cueProblems(r).filter((p) => /absolute/.test(p))).toEqual([]);
+  });
+
+  test('fails the mirror tell: right options carrying absolute words far more often than wrong ones', () => {
+    const q = single(0, ['Only the GEMMs run in FP8', 'It syncs here', 'A specific wrong claim', 'Another wrong one']);
+    const problems = cueProblems(measureCues(at('meters', [q])));
+    expect(problems.join('\n')).toMatch(
+      /right options lead by 100\.0 points \(max 5\), so "pick the sweeping one" scores/,
+    );
   });
 });
 
