@@ -140,6 +140,10 @@ export interface AbsoluteCue {
   rightWithAbsolute: number;
   wrongOptions: number;
   wrongWithAbsolute: number;
+  /** Expected score on single-choice questions of "strike the options with an absolute word, guess among the rest". */
+  strikeScore: number;
+  /** Expected score of a blind guess on the same questions, for comparison. */
+  chanceScore: number;
   /** wrongWithAbsolute / wrongOptions − rightWithAbsolute / rightOptions, as a share (0.05 = 5 points; negative when right options carry more). */
   gap: number;
 }
@@ -147,8 +151,19 @@ export interface AbsoluteCue {
 /** Counts options with an absolute word among right and wrong options. */
 export function absoluteCues(questions: readonly CueQuestion[]): AbsoluteCue {
   const c = { rightOptions: 0, rightWithAbsolute: 0, wrongOptions: 0, wrongWithAbsolute: 0 };
+  let singles = 0;
+  let strike = 0;
+  let chance = 0;
   for (const { question: q } of questions) {
     if (q.kind === 'numeric') continue;
+    if (q.kind === 'single') {
+      // Strike the sweeping options unless that would strike them all, then guess uniformly among the rest.
+      const plain = q.options.filter((o) => absoluteWords(o.text).length === 0);
+      const pool = plain.length ? plain : q.options;
+      singles++;
+      strike += pool.some((o) => o.correct) ? 1 / pool.length : 0;
+      chance += 1 / q.options.length;
+    }
     for (const o of q.options) {
       const hit = absoluteWords(o.text).length > 0 ? 1 : 0;
       if (o.correct) {
@@ -161,7 +176,12 @@ export function absoluteCues(questions: readonly CueQuestion[]): AbsoluteCue {
     }
   }
   const rate = (n: number, d: number) => (d ? n / d : 0);
-  return { ...c, gap: rate(c.wrongWithAbsolute, c.wrongOptions) - rate(c.rightWithAbsolute, c.rightOptions) };
+  return {
+    ...c,
+    strikeScore: rate(strike, singles),
+    chanceScore: rate(chance, singles),
+    gap: rate(c.wrongWithAbsolute, c.wrongOptions) - rate(c.rightWithAbsolute, c.rightOptions),
+  };
 }
 
 /** Select-all questions by number of options, then by number of correct options. */
@@ -260,7 +280,7 @@ export function cueLines(r: CueReport): string[] {
   return [
     `cue length (single choice, share a strategy scores, bar ${pct(CUE_BAR.lengthShareMax)}): deck ${len(r.length.deck)}`,
     ...Object.entries(r.length.byTopic).map(([t, c]) => `  ${t}: ${len(c)}`),
-    `cue absolute words (bar ±${CUE_BAR.absoluteGapMax * 100} points): wrong options ${a.wrongWithAbsolute}/${a.wrongOptions} (${pct(a.wrongWithAbsolute / (a.wrongOptions || 1))}) · right options ${a.rightWithAbsolute}/${a.rightOptions} (${pct(a.rightWithAbsolute / (a.rightOptions || 1))}) · gap ${(a.gap * 100).toFixed(1)} points`,
+    `cue absolute words (bar ±${CUE_BAR.absoluteGapMax * 100} points): wrong options ${a.wrongWithAbsolute}/${a.wrongOptions} (${pct(a.wrongWithAbsolute / (a.wrongOptions || 1))}) · right options ${a.rightWithAbsolute}/${a.rightOptions} (${pct(a.rightWithAbsolute / (a.rightOptions || 1))}) · gap ${(a.gap * 100).toFixed(1)} points · striking them and guessing scores ${pct(a.strikeScore)} of single choice (chance ${pct(a.chanceScore)})`,
     `cue select-all correct counts (bar: no count over ${pct(CUE_BAR.correctCountShareMax)} overall or per option count with ≥ ${CUE_BAR.correctCountGroupMin} questions, all-but-one ≤ ${pct(CUE_BAR.allButOneShareMax)}): ${JSON.stringify(r.counts.byCorrect)} · all but one ${r.counts.allButOne}/${r.counts.multiples} · by options: ${dist}`,
   ];
 }

@@ -108,6 +108,8 @@ describe('absolute-word cue', () => {
     const a = absoluteCues(at('meters', [q]));
     expect(a).toMatchObject({ rightOptions: 1, rightWithAbsolute: 0, wrongOptions: 3, wrongWithAbsolute: 2 });
     expect(a.gap).toBeCloseTo(2 / 3);
+    expect(a.chanceScore).toBe(0.25);
+    expect(a.strikeScore).toBe(0.5);
     expect(cueProblems(measureCues(at('meters', [q]))).join('\n')).toMatch(/gap is 66\.7 points \(max 5\)/);
   });
 
