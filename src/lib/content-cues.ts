@@ -38,6 +38,13 @@ export const CUE_BAR = {
    */
   lengthShareMax: 0.3,
   /**
+   * Within one card's quiz (or one lab's debrief) with at least `cardMinSingles` single-choice questions, each length
+   * strategy may score at most this share: a learner takes a card's quiz on its own, so a tell concentrated in one
+   * card is real even when the topic's average hides it.
+   */
+  cardLengthShareMax: 0.5,
+  cardMinSingles: 3,
+  /**
    * Options with an absolute word may be wrong at most this many points (as a share) more often than right, and,
    * so that the fix does not become the mirror tell ("pick the sweeping one"), right at most this many more often.
    */
@@ -105,16 +112,21 @@ export function extremeCredit(lengths: readonly number[], correct: number, pick:
 }
 
 /** Share of questions the shortest- and longest-option strategies score, over the deck and by topic. */
-export function lengthCues(questions: readonly CueQuestion[]): { deck: LengthCue; byTopic: Record<string, LengthCue> } {
+export function lengthCues(questions: readonly CueQuestion[]): {
+  deck: LengthCue;
+  byTopic: Record<string, LengthCue>;
+  byFile: Record<string, LengthCue>;
+} {
   const sums = new Map<string, { singles: number; shortest: number; longest: number }>();
-  const add = (key: string, s: number, l: number) => {
-    const t = sums.get(key) ?? { singles: 0, shortest: 0, longest: 0 };
+  const files = new Map<string, { singles: number; shortest: number; longest: number }>();
+  const add = (key: string, s: number, l: number, into = sums) => {
+    const t = into.get(key) ?? { singles: 0, shortest: 0, longest: 0 };
     t.singles++;
     t.shortest += s;
     t.longest += l;
-    sums.set(key, t);
+    into.set(key, t);
   };
-  for (const { topic, question: q } of questions) {
+  for (const { file, topic, question: q } of questions) {
     if (q.kind !== 'single') continue;
     const lengths = q.options.map((o) => o.text.trim().length);
     const correct = q.options.findIndex((o) => o.correct);
@@ -122,6 +134,7 @@ export function lengthCues(questions: readonly CueQuestion[]): { deck: LengthCue
     const l = extremeCredit(lengths, correct, Math.max);
     add('\0deck', s, l);
     add(topic, s, l);
+    add(file, s, l, files);
   }
   const share = (t = { singles: 0, shortest: 0, longest: 0 }): LengthCue => ({
     singles: t.singles,
@@ -131,7 +144,9 @@ export function lengthCues(questions: readonly CueQuestion[]): { deck: LengthCue
   const byTopic: Record<string, LengthCue> = {};
   for (const [key, t] of [...sums].sort(([a], [b]) => a.localeCompare(b)))
     if (key !== '\0deck') byTopic[key] = share(t);
-  return { deck: share(sums.get('\0deck')), byTopic };
+  const byFile: Record<string, LengthCue> = {};
+  for (const [file, t] of files) byFile[file] = share(t);
+  return { deck: share(sums.get('\0deck')), byTopic, byFile };
 }
 
 /** How often right and wrong options carry an absolute word (single and multiple choice). */
@@ -239,6 +254,14 @@ export function cueProblems(r: CueReport): string[] {
         problems.push(
           `Cue: in ${scope}, "pick the ${which} option" scores ${pct(c[which])} of ${c.singles} single-choice questions (max ${pct(max)}). Rewrite questions whose right answer is the ${which}: give the wrong options specific, plausible content of similar length${which === 'shortest' ? ', and let the right one be the longest sometimes' : ''}.`,
         );
+  for (const [file, c] of Object.entries(r.length.byFile)) {
+    if (c.singles < CUE_BAR.cardMinSingles) continue;
+    for (const which of ['shortest', 'longest'] as const)
+      if (c[which] > CUE_BAR.cardLengthShareMax)
+        problems.push(
+          `${file}: "pick the ${which} option" scores ${pct(c[which])} of its ${c.singles} single-choice questions (max ${pct(CUE_BAR.cardLengthShareMax)} within one card or lab). Rewrite one so its right answer is not the ${which}.`,
+        );
+  }
   const a = r.absolute;
   if (a.gap > CUE_BAR.absoluteGapMax)
     problems.push(
@@ -280,6 +303,11 @@ export function cueLines(r: CueReport): string[] {
   return [
     `cue length (single choice, share a strategy scores, bar ${pct(CUE_BAR.lengthShareMax)}): deck ${len(r.length.deck)}`,
     ...Object.entries(r.length.byTopic).map(([t, c]) => `  ${t}: ${len(c)}`),
+    `  cards and labs where one length strategy scores over ${pct(CUE_BAR.cardLengthShareMax)}: ${
+      Object.values(r.length.byFile).filter(
+        (c) => c.singles >= CUE_BAR.cardMinSingles && Math.max(c.shortest, c.longest) > CUE_BAR.cardLengthShareMax,
+      ).length
+    } of ${Object.keys(r.length.byFile).length}`,
     `cue absolute words (bar ±${CUE_BAR.absoluteGapMax * 100} points): wrong options ${a.wrongWithAbsolute}/${a.wrongOptions} (${pct(a.wrongWithAbsolute / (a.wrongOptions || 1))}) · right options ${a.rightWithAbsolute}/${a.rightOptions} (${pct(a.rightWithAbsolute / (a.rightOptions || 1))}) · gap ${(a.gap * 100).toFixed(1)} points · striking them and guessing scores ${pct(a.strikeScore)} of single choice (chance ${pct(a.chanceScore)})`,
     `cue select-all correct counts (bar: no count over ${pct(CUE_BAR.correctCountShareMax)} overall or per option count with ≥ ${CUE_BAR.correctCountGroupMin} questions, all-but-one ≤ ${pct(CUE_BAR.allButOneShareMax)}): ${JSON.stringify(r.counts.byCorrect)} · all but one ${r.counts.allButOne}/${r.counts.multiples} · by options: ${dist}`,
   ];

@@ -83,6 +83,21 @@ describe('length cue', () => {
     expect(problems.join('\n')).toMatch(/the deck, "pick the longest option" scores 50%/);
   });
 
+  test('fails one card whose quiz gives the answer by length, even when its topic passes', () => {
+    const card = [single(0, graded), single(0, graded), single(0, graded), single(2, graded)].map((question) => ({
+      file: 'content/cards/training/x.md',
+      topic: 'training',
+      question,
+    }));
+    const qs = [...at('training', Array.from({ length: 10 }, () => spread).flat()), ...card];
+    const r = measureCues(qs);
+    expect(r.length.byTopic.training!.shortest).toBeLessThanOrEqual(0.3);
+    expect(r.length.byFile['content/cards/training/x.md']!.shortest).toBe(0.75);
+    expect(cueProblems(r)).toEqual([
+      expect.stringMatching(/^content\/cards\/training\/x\.md: "pick the shortest option" scores 75% of its 4/),
+    ]);
+  });
+
   test('counts a tie for shortest as the share a random pick among the tied options scores', () => {
     const tied = single(0, ['x'.repeat(10), 'y'.repeat(10), 'z'.repeat(30), 'w'.repeat(40)]);
     expect(lengthCues(at('meters', [tied])).deck.shortest).toBe(0.5);
