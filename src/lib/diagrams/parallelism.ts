@@ -56,3 +56,53 @@ export const moeDispatch: DiagramDef = {
   height: 250,
   svg: moeSvg(),
 };
+
+/** One bar per setting, in units of sbh bytes: [replicated on each TP rank, split by TP, attention-score part]. */
+const ACT_ROWS: readonly { name: string; mb: string; parts: readonly [number, number, number] }[] = [
+  { name: 'TP 8 alone', mb: '579 MB', parts: [10, 3, 10] },
+  { name: 'TP 8 + SP', mb: '359 MB', parts: [0, 4.25, 10] },
+  { name: '+ selective', mb: '107 MB', parts: [0, 4.25, 0] },
+  { name: 'full recompute', mb: '50 MB', parts: [2, 0, 0] },
+];
+
+function activationSvg(): string {
+  const x0 = 104;
+  const pxPerUnit = 208 / 23;
+  let svg = label(4, 12, 'GPT-3 175B, one layer, one GPU: s 2,048, h 12,288, TP 8', 'dg-s');
+  for (const [i, row] of ACT_ROWS.entries()) {
+    const y = 22 + i * 34;
+    svg += label(4, y + 11, row.name, 'dg-bold') + label(4, y + 24, row.mb, 'dg-s');
+    let x = x0;
+    for (const [k, units] of row.parts.entries()) {
+      if (units === 0) continue;
+      const w = units * pxPerUnit;
+      svg += bar(x, y + 2, w, 22, ['dg-soft', 'dg-b', 'dg-a'][k]!);
+      x += w;
+    }
+  }
+  svg +=
+    bar(4, 162, 14, 10, 'dg-soft') +
+    label(22, 171, 'replicated on each TP rank (norms, dropout)', 'dg-s') +
+    bar(4, 178, 14, 10, 'dg-b') +
+    label(22, 187, 'split across the TP ranks', 'dg-s') +
+    bar(4, 194, 14, 10, 'dg-a') +
+    label(22, 203, 'attention scores, softmax, dropout (5as/h)', 'dg-s') +
+    label(4, 222, 'Full recomputation keeps only each layer input', 'dg-s') +
+    label(4, 236, 'and reruns the forward: a third more compute.', 'dg-s');
+  return svg;
+}
+
+/** Activation memory per layer under each setting of Korthikanti et al. (2022). */
+export const activationMemory: DiagramDef = {
+  name: 'activation-memory',
+  title: 'Activation memory of one GPT-3 175B layer under four settings',
+  desc:
+    'Four horizontal bars give the bytes one GPU keeps for backward for one GPT-3 175B layer (sequence 2,048, hidden ' +
+    '12,288, 96 heads, tensor parallelism 8). Tensor parallelism alone keeps 579 MB: a replicated part for layer ' +
+    'norms and dropout, a part split by TP, and a large attention-score part. Adding sequence parallelism removes ' +
+    'the replicated part: 359 MB. Selective recomputation also drops the attention-score part: 107 MB. Full ' +
+    'recomputation keeps only each layer input, 50 MB, and reruns the forward pass at a third more compute.',
+  caption: 'Per-layer activations of GPT-3 175B at TP 8 (Korthikanti et al. 2022): each setting removes a part.',
+  height: 244,
+  svg: activationSvg(),
+};
