@@ -4,13 +4,16 @@
  */
 import { esc } from '../figures/format.ts';
 import { gpuAnatomy, multiNode } from './hardware.ts';
+import { activationMemory, moeDispatch } from './parallelism.ts';
 import { launchQueue, toolCounters } from './software.ts';
 import type { DiagramDef } from './types.ts';
 import { servingPath, trainingStep } from './workloads.ts';
 
 /** The diagrams a card may place with `::diagram{name="…"}`. */
 export const DIAGRAMS: Record<string, DiagramDef> = Object.fromEntries(
-  [gpuAnatomy, toolCounters, launchQueue, trainingStep, servingPath, multiNode].map((d) => [d.name, d]),
+  [gpuAnatomy, toolCounters, launchQueue, trainingStep, servingPath, multiNode, moeDispatch, activationMemory].map(
+    (d) => [d.name, d],
+  ),
 );
 
 /**
