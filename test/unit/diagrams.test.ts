@@ -13,6 +13,7 @@ const DIAGRAM_CARDS: Record<string, string> = {
   'serving-path': 'content/cards/serving/llm-serving-metrics.md',
   'multi-node': 'content/cards/training/infiniband-roce-gpudirect-rdma.md',
   'hang-triage': 'content/cards/tooling/debugging-hangs-end-to-end.md',
+  'ring-vs-tree': 'content/cards/training/collective-algorithms-ring-tree.md',
 };
 
 describe('static diagrams', () => {
@@ -59,7 +60,7 @@ describe('static diagrams', () => {
     );
     expect(() => resolveDiagram({ name: 'gpu-anatomy', gpu: 'h200' })).toThrow(/takes only a name, not gpu/);
     expect(checkFigures('a.md', '::diagram{name="nope"}')).toEqual([
-      'a.md: ::diagram{name="nope"}: unknown diagram "nope"; known diagrams: gpu-anatomy, tool-counters, launch-queue, training-step, serving-path, multi-node, hang-triage',
+      'a.md: ::diagram{name="nope"}: unknown diagram "nope"; known diagrams: gpu-anatomy, tool-counters, launch-queue, training-step, serving-path, multi-node, hang-triage, ring-vs-tree',
     ]);
   });
 });
