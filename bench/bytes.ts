@@ -9,12 +9,13 @@
  *   import { benchBytes } from './bench/bytes.ts'
  */
 import { chromium, type Page } from '@playwright/test';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { CHROMIUM_ARGS, chromiumPath } from '../test/e2e/browser.ts';
 import { startSite } from '../test/e2e/site-server.ts';
+import { precacheBytes } from '../test/e2e/sw.ts';
 
 const KB = 1024;
 const gz = (b: Buffer) => gzipSync(b, { level: 6 }).length;
@@ -66,23 +67,15 @@ export function pageTypes(dist = 'dist'): { page: string; path: string }[] {
   ];
 }
 
-/** The files sw.js precaches and their total size; the worker's own scripts. */
-export function precacheSize(dist = 'dist'): { files: number; bytes: number; workerGzip: number } {
-  const sw = readFileSync(join(dist, 'sw.js'), 'utf8');
-  const urls = [...sw.matchAll(/\{url:"([^"]+)",revision:/g)].map((m) => decodeURIComponent(m[1]!));
-  let bytes = 0;
-  for (const u of urls) {
-    const base = join(dist, u);
-    const file = [base, `${base}.html`, join(base, 'index.html')].find((f) => existsSync(f) && statSync(f).isFile());
-    if (!file) throw new Error(`precache entry ${u} is not in ${dist}/`);
-    bytes += statSync(file).size;
-  }
+/** The files sw.js precaches (test/e2e/sw.ts weighs them) and the worker's own scripts, gzip. */
+export function precacheSize(dist = 'dist'): { files: number; bytes: number; wire: number; workerGzip: number } {
+  const { entries, raw, wire } = precacheBytes(dist);
   const workbox = readdirSync(dist).filter((f) => /^workbox-.*\.js$/.test(f));
   const workerGzip = [join(dist, 'sw.js'), ...workbox.map((f) => join(dist, f))].reduce(
     (n, f) => n + gz(readFileSync(f)),
     0,
   );
-  return { files: urls.length, bytes, workerGzip };
+  return { files: entries, bytes: raw, wire, workerGzip };
 }
 
 async function measure(page: Page, url: string): Promise<Omit<BytesRow, 'page' | 'path'>> {
@@ -184,7 +177,7 @@ export async function benchBytes(): Promise<{
       (r) =>
         `| ${r.page} \`${r.path}\` | ${k(r.html[0])} / ${k(r.html[1])} KB | ${k(r.css[0])} / ${k(r.css[1])} KB | ${k(r.jsLoad)} KB | ${k(r.js[0])} / ${k(r.js[1])} KB | ${k(r.other)} KB | ${k(r.total)} KB | ${r.requests} |`,
     ),
-    `| service worker precache | ${precache.files} files | | | | | ${(precache.bytes / KB / KB).toFixed(2)} MB raw | sw.js + workbox: ${k(precache.workerGzip)} KB gzip |`,
+    `| service worker precache | ${precache.files} files | | | | | ${(precache.bytes / KB / KB).toFixed(2)} MB raw, ${(precache.wire / KB / KB).toFixed(2)} MB as downloaded (gzip) | sw.js + workbox: ${k(precache.workerGzip)} KB gzip |`,
   ].join('\n');
   return { rows, precache, markdown };
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { answerCurrent, answerSeries, getBank, openCardQuiz, openProgress, savedQuizzes } from './progress-helpers.ts';
+import { installOffline, INSTALL_MS } from './sw.ts';
 
 const DAY_MS = 86_400_000;
 const badge = (page: Page) => page.locator('[data-streak-badge]');
@@ -157,8 +158,8 @@ test.describe('progress on the device', () => {
   });
 
   test('a card saved offline is on the saved list offline', async ({ page, context }) => {
-    await page.goto('/');
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    test.setTimeout(INSTALL_MS);
+    await installOffline(page);
     await context.setOffline(true);
     await page.goto('/cards/gpu-util/');
     const save = page.locator('[data-save-card]');

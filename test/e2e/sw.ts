@@ -3,7 +3,8 @@
  * deploy's worker waiting for "Reload". Every wait is for the worker's own state, never a fixed time: a slower
  * machine only makes the test take longer, within the limit of the test that calls it (see INSTALL_MS).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 
@@ -51,4 +52,25 @@ export async function waitForUpdateInstalled(page: Page): Promise<void> {
 /** The URLs a built worker precaches, as listed in its sw.js. */
 export function precacheUrls(swSource: string): string[] {
   return [...swSource.matchAll(/"?url"?:"([^"]+)"/g)].map((m) => m[1]!);
+}
+
+/**
+ * What a built worker's precache weighs (`dist`: the build folder): files listed, distinct files, bytes
+ * uncompressed, and bytes as the browser downloads them from a host that compresses text (gzip level 6; Pagefind's
+ * files and images are compressed already). An entry that names a page without "index.html" (older builds listed
+ * "cards/x" beside "cards/x/index.html") is weighed as that page, so a page listed twice counts twice.
+ */
+export function precacheBytes(dist: string): { entries: number; files: number; raw: number; wire: number } {
+  const urls = precacheUrls(readFileSync(`${dist}/sw.js`, 'utf8')).map((u) => decodeURIComponent(u));
+  let raw = 0;
+  let wire = 0;
+  for (const u of urls) {
+    const base = `${dist}/${u}`.replace(/\/$/, '');
+    const file = [base, `${base}.html`, `${base}/index.html`].find((f) => existsSync(f) && statSync(f).isFile());
+    if (!file) throw new Error(`precache entry ${u} is not in ${dist}/`);
+    const body = readFileSync(file);
+    raw += body.length;
+    wire += /\.(html|js|css|json|svg|webmanifest|ico)$/.test(file) ? gzipSync(body, { level: 6 }).length : body.length;
+  }
+  return { entries: urls.length, files: new Set(urls).size, raw, wire };
 }
