@@ -82,7 +82,7 @@ function activationSvg(): string {
   }
   svg +=
     bar(4, 162, 14, 10, 'dg-soft') +
-    label(22, 171, 'replicated on each TP rank (norms, dropout)', 'dg-s') +
+    label(22, 171, 'replicated per TP rank (norms, dropout, inputs)', 'dg-s') +
     bar(4, 178, 14, 10, 'dg-b') +
     label(22, 187, 'split across the TP ranks', 'dg-s') +
     bar(4, 194, 14, 10, 'dg-a') +
@@ -99,9 +99,9 @@ export const activationMemory: DiagramDef = {
   desc:
     'Four horizontal bars give the bytes one GPU keeps for backward for one GPT-3 175B layer (sequence 2,048, hidden ' +
     '12,288, 96 heads, tensor parallelism 8). Tensor parallelism alone keeps 579 MB: a replicated part for layer ' +
-    'norms and dropout, a part split by TP, and a large attention-score part (softmax output and its dropout). Adding sequence parallelism removes ' +
+    'norms, dropout and the inputs of the first matmuls, a part split by TP, and a large attention-score part (softmax output and its dropout). Adding sequence parallelism removes ' +
     'the replicated part: 359 MB. Selective recomputation also drops the attention-score part: 107 MB. Full ' +
-    'recomputation keeps only each layer input, 50 MB, and reruns the forward pass at a third more compute.',
+    'recomputation keeps only each layer input (replicated on each TP rank), 50 MB, and reruns the forward pass at a third more compute.',
   caption: 'Per-layer activations of GPT-3 175B at TP 8 (Korthikanti et al. 2022): each setting removes a part.',
   height: 244,
   svg: activationSvg(),
