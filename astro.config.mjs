@@ -8,17 +8,19 @@ import { figureDirective } from './src/integrations/figure-directive.ts';
 import staticHost from './src/integrations/static-host.ts';
 import { normaliseBasePath } from './src/lib/base-path.ts';
 import { codeBlockLabel } from './src/integrations/code-block-label.ts';
+import { precacheTransform } from './src/integrations/precache.ts';
 
 // `BASE_PATH=/saturate/ npm run build` puts the whole site (links, assets, manifest, service worker,
 // search index, question bank) under that path, for hosts such as GitHub Pages; `SITE_URL` sets the
 // canonical URLs and the sitemap. `OUT_DIR` builds somewhere other than dist/ (the tests' dist-base/).
 const base = normaliseBasePath(process.env['BASE_PATH']);
 const site = process.env['SITE_URL'] || 'https://saturate.local';
+const outDir = process.env['OUT_DIR'] || 'dist';
 
 export default defineConfig({
   site,
   base,
-  ...(process.env['OUT_DIR'] ? { outDir: process.env['OUT_DIR'] } : {}),
+  outDir,
   trailingSlash: 'ignore',
   build: { format: 'directory' },
   server: { host: '127.0.0.1' },
@@ -50,35 +52,28 @@ export default defineConfig({
         background_color: '#fbfbf8',
         categories: ['education', 'developer'],
       },
-      workbox: {
+      // Our own worker (src/sw/sw.ts): each page precached once and answered with or without its trailing slash,
+      // the shell first; the first worker takes control at once, later ones wait for the learner's "Reload".
+      strategies: 'injectManifest',
+      srcDir: 'src/sw',
+      filename: 'sw.ts',
+      injectManifest: {
         // Every page, asset, the question bank and the search index: the whole site works offline.
         globPatterns: ['**/*.{html,js,css,json,svg,png,ico,woff2,pagefind,pf_meta,pf_index,pf_fragment}'],
         // Pagefind's own UI bundles are unused (src/pages/search.astro talks to its API directly).
         globIgnores: [
           '**/_worker.js/**',
+          'sw.js',
           'pagefind/pagefind-*ui*',
           'pagefind/pagefind-highlight.js',
           'pagefind/wasm.unknown.pagefind',
         ],
-        navigateFallback: null,
-        // Query strings (?seed=, ?q=, Pagefind's ?ts=) never change what a precached file holds.
-        ignoreURLParametersMatching: [/.*/],
-        cleanupOutdatedCaches: true,
-        // The first worker takes control at once; later ones wait for the learner's "reload".
-        clientsClaim: true,
-        skipWaiting: false,
         // The question bank grows with the deck (about 11 MB at 1,000 cards); it must stay precached.
         maximumFileSizeToCacheInBytes: 16 * 1024 * 1024,
-        runtimeCaching: [
-          {
-            // A page that is not precached (a new URL while offline) gets the offline page.
-            urlPattern: ({ request, url }) => request.mode === 'navigate' && !url.pathname.startsWith('/api/'),
-            handler: 'NetworkOnly',
-            options: { precacheFallback: { fallbackURL: `${base}offline/index.html` } },
-          },
-        ],
+        manifestTransforms: [precacheTransform(outDir)],
+        rollupFormat: 'iife',
+        minify: true,
       },
-      experimental: { directoryAndTrailingSlashHandler: true },
     }),
   ],
 });

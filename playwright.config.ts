@@ -1,12 +1,13 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './test/e2e/browser.ts';
+import { E2E_PORT } from './test/e2e/ports.ts';
 
 /**
  * End-to-end tests over the built site (run `npm run build` first; `npm test` does).
  * Browser: $CHROMIUM_PATH, else Debian's /usr/bin/chromium, else Playwright's own download.
  */
 
-const PORT = Number(process.env['E2E_PORT'] ?? 4329);
+const PORT = E2E_PORT;
 /** API token of the lab server the tests start (tests that call the API read it from here). */
 export const E2E_TOKEN = 'e2e-token-0123456789abcdef';
 const executablePath = chromiumPath();
@@ -40,7 +41,9 @@ export default defineConfig({
     // The lab server serves the built site (as `npm start` does), on a simulated GPU.
     command: `node server/bin.mjs --port ${PORT} --source sim:idle --static dist --token ${E2E_TOKEN}`,
     url: `http://127.0.0.1:${PORT}/`,
-    reuseExistingServer: !process.env['CI'],
+    // A server already on the port is reused only when asked ($E2E_REUSE=1): by default it could be serving
+    // another checkout's dist/.
+    reuseExistingServer: process.env['E2E_REUSE'] === '1',
     timeout: 60_000,
   },
 });

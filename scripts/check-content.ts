@@ -1,6 +1,7 @@
 /** `npm run content:check`: validates content/ like the build and the content test do, and prints deck statistics. */
 import { loadDeck, loadExtras, loadLabDebriefs } from '../src/data/load-deck-files.ts';
 import { checkQuality } from '../src/lib/content-quality.ts';
+import { cueLines, cueProblems, cueQuestions, measureCues } from '../src/lib/content-cues.ts';
 import { totalsLine, totalsProblems } from '../src/lib/deck-totals.ts';
 
 // Optional path prefixes (e.g. content/cards/serving) limit the report to those files.
@@ -26,13 +27,23 @@ const totals = {
   curatedQuizzes: extras.quizzes.length,
 };
 const enforceTotals = !only.length;
-const all = [...problems, ...quality.problems, ...extras.problems, ...(enforceTotals ? totalsProblems(totals) : [])];
+// The cue bar (issue #27) is measured on what the filter selects and enforced on the whole deck.
+const cues = measureCues(cueQuestions(cards, debriefs));
+const enforceCues = !only.length && !process.argv.includes('--lenient');
+const all = [
+  ...problems,
+  ...quality.problems,
+  ...extras.problems,
+  ...(enforceTotals ? totalsProblems(totals) : []),
+  ...(enforceCues ? cueProblems(cues) : []),
+];
 console.log(
   `cards ${s.cards} · questions ${s.questions} · by kind ${JSON.stringify(s.byKind)} · by level ${JSON.stringify(s.byLevel)} · scenario ${s.scenario}`,
 );
 console.log(
   `cards and lab debriefs: correct position (single): ${s.correctPosition.map((p, i) => `${i + 1}:${(p * 100).toFixed(0)}%`).join(' ')} · correct is longest: ${(s.longestCorrectShare * 100).toFixed(0)}% · multi-select by correct count: ${JSON.stringify(s.multipleCorrectCounts)}`,
 );
+for (const line of cueLines(cues)) console.log(line);
 if (!only.length) {
   console.log(`curated quizzes ${extras.quizzes.length} · glossary terms ${extras.terms}`);
   console.log(totalsLine(totals));

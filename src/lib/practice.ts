@@ -34,3 +34,17 @@ export function drawPractice<Q extends { id: string; topic: string }>(
   }
   return shuffled(picked, `${seed}:order`);
 }
+
+/**
+ * A fixed quiz's questions from the bank, in the quiz's order. Throws, naming the first missing id, when the bank
+ * lacks one (a page and a bank from different deploys: a reload fetches both again).
+ * @example pickFromBank(bank, ['gpu-util-what', 'mfu-define']).map((q) => q.id) // ['gpu-util-what', 'mfu-define']
+ */
+export function pickFromBank<Q extends { id: string }>(bank: readonly Q[], ids: readonly string[]): Q[] {
+  const byId = new Map(bank.map((q) => [q.id, q]));
+  return ids.map((id) => {
+    const q = byId.get(id);
+    if (!q) throw new Error(`question "${id}" is not in the question bank; reload to get this quiz's latest version`);
+    return q;
+  });
+}

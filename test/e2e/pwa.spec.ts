@@ -1,44 +1,39 @@
 import { test, expect, chromium, type BrowserContext, type Page } from '@playwright/test';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, chromiumPath } from './browser.ts';
 import { startSite } from './site-server.ts';
-import { openCardQuiz } from './progress-helpers.ts';
+import { answerSeries, openCardQuiz, savedQuizzes, type BankQuestion } from './progress-helpers.ts';
+import { builtCardPaths, chunks } from './deck.ts';
+import { deployNewWorker, installOffline, INSTALL_MS, waitForUpdateInstalled } from './sw.ts';
 
-/** Visits once online and waits until the service worker controls the page. */
-async function installOffline(page: Page): Promise<void> {
-  await page.goto('/');
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
-  // The precache is complete once the worker is active.
-  await page.evaluate(async () => {
-    const reg = await navigator.serviceWorker.ready;
-    if (!reg.active) throw new Error('no active worker');
-  });
-}
-
-async function cardUrls(page: Page): Promise<string[]> {
-  await page.goto('/topics/');
-  return page
-    .locator('.card-list a[data-card]')
-    .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
-}
-
-test.describe('offline', () => {
-  test('after one online visit, every card, quiz and page opens offline, with and without a trailing slash', async ({
-    page,
-    context,
-  }) => {
-    test.slow(); // two navigations per card, over the whole deck
-    const cards = await cardUrls(page);
+test.describe('offline, after one online visit', () => {
+  // One install for the describe block (a browser context offline after one visit), as a learner has one phone.
+  let context: BrowserContext;
+  let page: Page;
+  test.beforeAll(async ({ browser, baseURL }) => {
+    test.setTimeout(INSTALL_MS);
+    context = await browser.newContext({ baseURL: baseURL! });
+    page = await context.newPage();
     await installOffline(page);
     await context.setOffline(true);
-    for (const url of cards) {
-      for (const variant of [url, url.replace(/\/$/, '')]) {
-        await page.goto(variant);
-        await expect(page.getByRole('heading', { level: 2, name: 'One canonical example' })).toBeVisible();
-      }
-    }
+  });
+  test.afterAll(async () => {
+    await context?.close();
+  });
+
+  // Eight cards a test, each with and without its trailing slash: a sweep of the deck as short tests.
+  for (const [i, group] of chunks(builtCardPaths('dist'), 8).entries())
+    test(`cards open offline with and without the trailing slash (group ${i + 1}: ${group[0]} …)`, async () => {
+      for (const url of group)
+        for (const variant of [url, url.replace(/\/$/, '')]) {
+          await page.goto(variant);
+          await expect(page.getByRole('heading', { level: 2, name: 'One canonical example' })).toBeVisible();
+        }
+    });
+
+  test('every hub page and a practice quiz open offline', async () => {
     for (const url of [
       '/',
       '/topics/',
@@ -55,18 +50,19 @@ test.describe('offline', () => {
     await page.goto('/practice/random/?seed=offline');
     await expect(page.locator('section.quiz .quiz-progress')).toHaveText(/Question 1 of \d+/);
     await expect(page.getByText(/You're offline/).first()).toBeVisible();
+    // A curated quiz and a role quiz take their questions from the cached bank too.
+    for (const url of ['/practice/fleet-operations/', '/roles/ml-engineer/quiz/']) {
+      await page.goto(url);
+      await expect(page.locator('section.quiz .quiz-progress')).toHaveText(/Question 1 of 30/);
+    }
   });
 
-  test('an unknown URL offline gets the offline page, not the browser error', async ({ page, context }) => {
-    await installOffline(page);
-    await context.setOffline(true);
+  test('an unknown URL offline gets the offline page, not the browser error', async () => {
     await page.goto('/cards/not-downloaded-yet/');
     await expect(page.getByRole('heading', { level: 1, name: "You're offline" })).toBeVisible();
   });
 
-  test('a quiz answered offline survives a reload', async ({ page, context }) => {
-    await installOffline(page);
-    await context.setOffline(true);
+  test('a quiz answered offline survives a reload', async () => {
     const quiz = await openCardQuiz(page, 'gpu-util');
     await quiz.locator('[data-option]').first().click();
     await expect(quiz.locator('.feedback h3')).toBeVisible();
@@ -75,40 +71,68 @@ test.describe('offline', () => {
     await expect(page.locator('section.quiz .feedback h3')).toBeVisible();
   });
 
-  test('search works offline', async ({ page, context }) => {
-    await installOffline(page);
+  test('search works offline', async () => {
     await page.goto('/search/');
-    await context.setOffline(true);
-    await page.reload();
     await page.getByRole('searchbox').fill('kernel');
     await expect(page.locator('[data-search-results] li').first()).toBeVisible();
     await expect(page.getByRole('status').filter({ hasText: /results? for/ })).toBeVisible();
   });
 });
 
-test('a new deploy shows "New cards available" and reloads into the new worker', async ({ page }) => {
+test('a new deploy shows "New cards available" once its worker is installed; Reload keeps the quiz in progress', async ({
+  page,
+}) => {
+  test.setTimeout(INSTALL_MS);
   const site = await startSite();
   try {
-    await page.goto(`${site.url}/`);
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    await installOffline(page, `${site.url}/`);
+    // A learner mid-quiz: two answers of a curated quiz.
+    await page.goto(`${site.url}/practice/fleet-operations/`);
+    const quiz = page.locator('section.quiz');
+    const bank = (await (await page.request.get(`${site.url}/bank.json`)).json()) as BankQuestion[];
+    const answered = await answerSeries(quiz, bank, [true, false]);
+    await expect(quiz.locator('.quiz-progress')).toHaveText(/Question 3 of 30/);
+    // The save lands a moment after the screen moves on: wait for it as the reload will read it.
+    await expect.poll(() => savedQuizzes(page)).toEqual([{ quizId: 'quiz:fleet-operations', index: 2 }]);
     await expect(page.locator('[data-update]')).toBeHidden();
-    // Deploy: the worker file changes.
-    const sw = join(site.dir, 'sw.js');
-    writeFileSync(sw, `${readFileSync(sw, 'utf8')}\n// next deploy\n`);
-    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+
+    deployNewWorker(site.dir);
+    await waitForUpdateInstalled(page);
+    // The banner follows the worker's "installed" at once: the default expect limit (5 s) is "within a few seconds".
     const banner = page.locator('[data-update]');
-    await expect(banner).toBeVisible({ timeout: 30_000 });
+    await expect(banner).toBeVisible();
     await expect(banner).toContainText('New cards available');
-    expect(await page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration())?.waiting)).toBe(true);
     await Promise.all([page.waitForEvent('load'), banner.getByRole('button', { name: 'Reload' }).click()]);
     await expect(page.locator('[data-update]')).toBeHidden();
     expect(await page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration())?.waiting)).toBe(false);
+    // The new worker controls the page, and the quiz is where the learner left it, both answers kept.
+    await expect(quiz.locator('.quiz-progress')).toHaveText(/Question 3 of 30/);
+    expect(answered).toHaveLength(2);
+    await expect.poll(() => savedQuizzes(page)).toEqual([{ quizId: 'quiz:fleet-operations', index: 2 }]);
+  } finally {
+    await site.dispose();
+  }
+});
+
+test('an update already installing when the page opens is still offered', async ({ page, context }) => {
+  test.setTimeout(INSTALL_MS);
+  const site = await startSite();
+  try {
+    await installOffline(page, `${site.url}/`);
+    deployNewWorker(site.dir);
+    // The navigation itself finds the new worker (the browser checks sw.js on every navigation), before the page's
+    // script listens for it.
+    const second = await context.newPage();
+    await second.goto(`${site.url}/topics/`);
+    await waitForUpdateInstalled(second);
+    await expect(second.locator('[data-update]')).toBeVisible();
   } finally {
     await site.dispose();
   }
 });
 
 test('Chrome finds the app installable (persistent profile)', async ({ baseURL }) => {
+  test.setTimeout(INSTALL_MS);
   const dir = mkdtempSync(join(tmpdir(), 'saturate-profile-'));
   const executablePath = chromiumPath();
   let context: BrowserContext | undefined;

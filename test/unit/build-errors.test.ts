@@ -38,8 +38,8 @@ function syncDeck(files: Record<string, string>): { status: number | null; outpu
 describe('astro sync on a bad deck', { timeout: 90_000 }, () => {
   test('a single-choice question with two correct options: names the file and field', () => {
     const bad = good.replace(
-      '      - text: "It is averaged over a full minute, so it hides every short stall."\n',
-      '      - text: "It is averaged over a full minute, so it hides every short stall."\n        correct: true\n',
+      '      - text: "It is averaged over a full minute, so stalls of a few seconds vanish in it."\n',
+      '      - text: "It is averaged over a full minute, so stalls of a few seconds vanish in it."\n        correct: true\n',
     );
     expect(bad).not.toBe(good);
     const r = syncDeck({ 'meters/gpu-util.md': bad });

@@ -3,6 +3,7 @@ import { loadDeck, loadExtras, loadLabDebriefs } from '../../src/data/load-deck-
 import { checkQuality, promptSimilarity, readingMinutes } from '../../src/lib/content-quality.ts';
 import { labLengthProblems, PATTERN_BAR } from '../../src/lib/answer-patterns.ts';
 import { totalsProblems } from '../../src/lib/deck-totals.ts';
+import { cueProblems, cueQuestions, measureCues } from '../../src/lib/content-cues.ts';
 
 const deck = loadDeck(process.cwd());
 const labs = loadLabDebriefs(process.cwd());
@@ -32,6 +33,13 @@ describe('the deck in content/', () => {
       expect(n / multiples).toBeLessThanOrEqual(PATTERN_BAR.correctCountMax);
     expect(stats.multipleCorrectCounts[1]).toBeGreaterThan(0);
     expect(stats.multipleCorrectCounts[4]).toBeGreaterThan(0);
+  });
+
+  test('answers cannot be guessed from cues: length, absolute words, select-all counts (issue #27)', () => {
+    const report = measureCues(cueQuestions(deck.cards, labs.questions));
+    expect(report.length.deck.singles).toBeGreaterThan(200);
+    expect(Object.keys(report.length.byTopic)).toContain('labs');
+    expect(cueProblems(report)).toEqual([]);
   });
 
   test('no lab debrief gives its answers away by length (strictly longest or shortest in at most a third)', () => {

@@ -12,6 +12,10 @@ const DIAGRAM_CARDS: Record<string, string> = {
   'training-step': 'content/cards/tooling/nsight-systems.md',
   'serving-path': 'content/cards/serving/llm-serving-metrics.md',
   'multi-node': 'content/cards/training/infiniband-roce-gpudirect-rdma.md',
+  'moe-dispatch': 'content/cards/training/moe-expert-parallelism.md',
+  'activation-memory': 'content/cards/training/activation-memory-recomputation.md',
+  'hang-triage': 'content/cards/tooling/debugging-hangs-end-to-end.md',
+  'ring-vs-tree': 'content/cards/training/collective-algorithms-ring-tree.md',
 };
 
 describe('static diagrams', () => {
@@ -58,7 +62,7 @@ describe('static diagrams', () => {
     );
     expect(() => resolveDiagram({ name: 'gpu-anatomy', gpu: 'h200' })).toThrow(/takes only a name, not gpu/);
     expect(checkFigures('a.md', '::diagram{name="nope"}')).toEqual([
-      'a.md: ::diagram{name="nope"}: unknown diagram "nope"; known diagrams: gpu-anatomy, tool-counters, launch-queue, training-step, serving-path, multi-node',
+      'a.md: ::diagram{name="nope"}: unknown diagram "nope"; known diagrams: gpu-anatomy, tool-counters, launch-queue, training-step, serving-path, multi-node, moe-dispatch, activation-memory, hang-triage, ring-vs-tree',
     ]);
   });
 });

@@ -3,14 +3,27 @@
  * <desc> (its alt text), and a caption. No script and no extra request: the SVG is part of the page.
  */
 import { esc } from '../figures/format.ts';
+import { hangTriage, ringVsTree } from './distributed.ts';
 import { gpuAnatomy, multiNode } from './hardware.ts';
+import { activationMemory, moeDispatch } from './parallelism.ts';
 import { launchQueue, toolCounters } from './software.ts';
 import type { DiagramDef } from './types.ts';
 import { servingPath, trainingStep } from './workloads.ts';
 
 /** The diagrams a card may place with `::diagram{name="…"}`. */
 export const DIAGRAMS: Record<string, DiagramDef> = Object.fromEntries(
-  [gpuAnatomy, toolCounters, launchQueue, trainingStep, servingPath, multiNode].map((d) => [d.name, d]),
+  [
+    gpuAnatomy,
+    toolCounters,
+    launchQueue,
+    trainingStep,
+    servingPath,
+    multiNode,
+    moeDispatch,
+    activationMemory,
+    hangTriage,
+    ringVsTree,
+  ].map((d) => [d.name, d]),
 );
 
 /**

@@ -1,0 +1,54 @@
+/**
+ * The service worker as a learner meets it: installed after one online visit (the precache complete), and a new
+ * deploy's worker waiting for "Reload". Every wait is for the worker's own state, never a fixed time: a slower
+ * machine only makes the test take longer, within the limit of the test that calls it (see INSTALL_MS).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+
+/**
+ * The limit of a test that installs the worker from nothing: it downloads the whole precache (~330 files), and
+ * on a 2-core machine with both cores busy that takes many times what it takes on a quiet one.
+ */
+export const INSTALL_MS = 120_000;
+
+/** Opens `url` online and waits until its worker is active and controls the page: the site now works offline. */
+export async function installOffline(page: Page, url = '/'): Promise<void> {
+  await page.goto(url);
+  // No timeout of its own: the install takes as long as the precache download; the test's limit bounds it.
+  await page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.ready; // resolves once a worker is active (the precache is stored)
+    if (!navigator.serviceWorker.controller)
+      await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve));
+    if (!reg.active) throw new Error('no active worker');
+  });
+}
+
+/** A new deploy: the worker file changes, as a rebuild changes it (its precache list is the same). */
+export function deployNewWorker(siteDir: string): void {
+  const sw = join(siteDir, 'sw.js');
+  writeFileSync(sw, `${readFileSync(sw, 'utf8')}\n// next deploy\n`);
+}
+
+/** Asks the browser to look for the new worker (as it does on a navigation) and waits until it is installed. */
+export async function waitForUpdateInstalled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const reg = (await navigator.serviceWorker.getRegistration())!;
+    await reg.update();
+    const worker = reg.waiting ?? reg.installing;
+    if (!worker) throw new Error('no new worker after update(): the deploy did not change sw.js');
+    if (worker.state === 'installed') return;
+    await new Promise<void>((resolve, reject) =>
+      worker.addEventListener('statechange', () => {
+        if (worker.state === 'installed') resolve();
+        if (worker.state === 'redundant') reject(new Error('the new worker failed to install'));
+      }),
+    );
+  });
+}
+
+/** The URLs a built worker precaches, as listed in its sw.js. */
+export function precacheUrls(swSource: string): string[] {
+  return [...swSource.matchAll(/"?url"?:"([^"]+)"/g)].map((m) => m[1]!);
+}
