@@ -86,18 +86,46 @@ class Meter:
         return self.rep.timed(loader) if self.rep else iter(loader)
 
 
+# Dense BF16 Tensor Core peaks by GPU name, a copy of src/lib/gpu-specs.ts: every NVML name the table lists,
+# normalised as normalise_gpu_name does. test/unit/lab-numbers.test.ts fails when the two differ.
+DENSE_BF16_TFLOPS: dict[str, float | None] = {
+    "a10": 125.0,  # A10
+    "a10g": 70.0,  # A10G
+    "a30": 165.0,  # A30
+    "a40": 149.7,  # A40
+    "a100-pcie-40gb": 312.0,  # A100 PCIe 40GB
+    "a100 80gb pcie": 312.0,  # A100 PCIe 80GB
+    "a100-sxm4-40gb": 312.0,  # A100 SXM 40GB
+    "a100-sxm4-80gb": 312.0,  # A100 SXM 80GB
+    "a100-sxm-80gb": 312.0,  # A100 SXM 80GB
+    "rtx a6000": 154.8,  # RTX A6000
+    "h100 pcie": 756.0,  # H100 PCIe
+    "h100 80gb hbm3": 989.4,  # H100 SXM
+    "h100 nvl": 835.5,  # H100 NVL
+    "h200": 989.4,  # H200 SXM
+    "h200 nvl": 835.5,  # H200 NVL
+    "gh200 480gb": 989.4,  # GH200 96GB HBM3
+    "gh200 144g hbm3e": 989.4,  # GH200 144GB HBM3e
+    "l4": 121.0,  # L4
+    "l40": 181.05,  # L40
+    "l40s": 362.05,  # L40S
+    "rtx 6000 ada generation": 364.2,  # RTX 6000 Ada
+    "geforce rtx 4090": 165.2,  # GeForce RTX 4090
+    "b200": 2250.0,  # B200 (HGX)
+
+}
+
+
+def normalise_gpu_name(name: str) -> str:
+    """The table's matching form, as gpu-specs.ts normaliseGpuName: trimmed, one space, lower case, no "NVIDIA "."""
+    key = re.sub(r"\s+", " ", name.strip()).lower()
+    return key[len("nvidia "):] if key.startswith("nvidia ") else key
+
+
 def dense_peak_tflops(name: str) -> float | None:
     """Dense BF16 Tensor Core peak in TFLOP/s (never the 2:4-sparse figure), as src/lib/gpu-specs.ts gives it.
 
-    A copy of that table's bf16 column, matched the way gpuSpecByName matches NVML names;
-    test/unit/lab-numbers.test.ts fails when the two differ.
+    Matched exactly after normalisation, never by substring: "NVIDIA GH200 480GB" is not an H200, "NVIDIA H100 NVL"
+    not an H100 SXM. None for a model the table does not list (an unknown model).
     """
-    if "H200" in name:
-        return 989.4
-    if "H100" in name:
-        return 756.0 if "PCIe" in name else 989.4
-    if "A100" in name:
-        return 312.0
-    if re.search(r"\bL4\b", name):
-        return 121.0
-    return None
+    return DENSE_BF16_TFLOPS.get(normalise_gpu_name(name))

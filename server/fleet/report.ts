@@ -3,6 +3,7 @@
  */
 import type { BottleneckKind } from '../../src/lib/diagnose.ts';
 import { STATE_NAMES } from '../../src/lib/fleet-view.ts';
+import { describeGpuModel, gpuSpecByName } from '../../src/lib/gpu-specs.ts';
 import { WASTE_KINDS, type AuditReport, type GpuAudit } from './audit.ts';
 
 const h1 = (x: number) => x.toFixed(1);
@@ -71,7 +72,8 @@ export function toMarkdown(r: AuditReport): string {
   if (s.unpricedWastefulHours > 0)
     lines.push(
       '',
-      `${h1(s.unpricedWastefulHours)} wasteful GPU-hours are not priced: their model has no default price. ` +
+      `${h1(s.unpricedWastefulHours)} wasteful GPU-hours are not priced: their model has no default price ` +
+        '(an unknown model, or one without a sourced list price). ' +
         'Pass `--price-per-gpu-hour N` to put a price on them.',
     );
   lines.push(
@@ -91,7 +93,7 @@ export function toMarkdown(r: AuditReport): string {
   for (const g of ordered) {
     const owner = [g.owner.namespace, g.owner.pod ?? g.owner.job].filter(Boolean).join('/') || '–';
     lines.push(
-      `| ${g.hostname} | ${g.gpu} | ${g.model} | ${owner} | ${STATE_NAMES[g.verdict.kind]} | ${g.verdict.confidence} | ${h1(wastefulHoursOf(g))} |`,
+      `| ${g.hostname} | ${g.gpu} | ${describeGpuModel(g.model)} | ${owner} | ${STATE_NAMES[g.verdict.kind]} | ${g.verdict.confidence} | ${h1(wastefulHoursOf(g))} |`,
     );
   }
   const unsure = r.gpus.filter((g) => g.verdict.kind === 'cant-tell' && g.verdict.decide);
@@ -108,7 +110,7 @@ export function toMarkdown(r: AuditReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The report as JSON: `{ window, gpus: [{ instance, hostname, gpu, uuid, model, labels, verdict, hours }], summary }`. */
+/** The report as JSON: `{ window, gpus: [{ instance, hostname, gpu, uuid, model, modelRow, labels, verdict, hours }], summary }`. */
 export function toJson(r: AuditReport): unknown {
   return {
     window: r.window,
@@ -120,6 +122,8 @@ export function toJson(r: AuditReport): unknown {
       gpu: g.gpu,
       uuid: g.uuid,
       model: g.model,
+      /** The GPU table's row for the model (src/lib/gpu-specs.ts), or null for an unknown model. */
+      modelRow: gpuSpecByName(g.model)?.id ?? null,
       labels: g.owner,
       verdict: g.verdict,
       hours: g.hours,

@@ -5,7 +5,7 @@
  * every GPU) fills the models the user has not priced yet, so it is not lost.
  */
 import { defaultPriceFor, describePrice, NO_DEFAULT_PRICE } from '../lib/gpu-prices.ts';
-import { gpuSpecByName } from '../lib/gpu-specs.ts';
+import { describeGpuModel, gpuSpecByName, UNKNOWN_MODEL } from '../lib/gpu-specs.ts';
 import { remembered } from './remembered.ts';
 
 const PRICES_KEY = 'saturate:fleet-prices';
@@ -45,7 +45,7 @@ export function priceFields(
       const id = `fleet-price-${i}`;
       const label = document.createElement('label');
       label.htmlFor = id;
-      label.textContent = model;
+      label.textContent = describeGpuModel(model);
       const input = document.createElement('input');
       Object.assign(input, { id, type: 'number', min: '0', step: '0.01', inputMode: 'decimal' });
       const def = defaultPriceFor(model);
@@ -62,7 +62,7 @@ export function priceFields(
         note.append(a);
       } else {
         const spec = gpuSpecByName(model);
-        note.textContent = `No default price: ${(spec && NO_DEFAULT_PRICE[spec.id]) ?? 'a model the price table does not cover; enter your own'}.`;
+        note.textContent = `No default price: ${spec ? (NO_DEFAULT_PRICE[spec.id] ?? 'none sourced; enter your own') : `${UNKNOWN_MODEL} (not in the GPU table); enter your own`}.`;
       }
       input.addEventListener('input', () => {
         const next = readSaved();

@@ -13,6 +13,7 @@ import {
   type FleetGpuJson,
   type GroupBy,
 } from '../lib/fleet-view.ts';
+import { describeGpuModel } from '../lib/gpu-specs.ts';
 import { withBase } from '../lib/base-path.ts';
 import { parseServerUrl, type ServerAddress } from './lab-source.ts';
 import { LAB_SERVER_KEY, remembered } from './remembered.ts';
@@ -77,7 +78,7 @@ function gpuItem(gpu: FleetGpuJson): HTMLLIElement {
   const main = mainState(gpu);
   const owner = [gpu.labels.namespace, gpu.labels.pod ?? gpu.labels.job].filter(Boolean).join('/');
   li.append(
-    el('span', `${gpu.hostname} · GPU ${gpu.gpu} · ${gpu.model}`, 'title'),
+    el('span', `${gpu.hostname} · GPU ${gpu.gpu} · ${describeGpuModel(gpu.model)}`, 'title'),
     el('span', `Now: ${gpu.verdict.title} (${gpu.verdict.confidence} confidence)`, 'sub'),
     el(
       'span',

@@ -1,5 +1,5 @@
 /**
- * Default on-demand prices per GPU-hour, one per GPU of the spec table (src/lib/gpu-specs.ts), each with the page
+ * Default on-demand prices per GPU-hour for GPUs of the spec table (src/lib/gpu-specs.ts), each with the page
  * it comes from and the date it was read. The fleet page and `npm run audit` use them as the editable default for
  * the cost of wasteful hours; a user's own price (the page's field, `--price-per-gpu-hour`) always wins.
  *
@@ -47,17 +47,42 @@ export const GPU_PRICES: Partial<Record<GpuId, GpuPrice>> = {
   'a100-sxm-80gb': { ...LAMBDA, usdPerGpuHour: 2.79, offer: '8x NVIDIA A100 SXM 80 GB, per GPU per hour' },
   'h100-sxm': { ...LAMBDA, usdPerGpuHour: 3.99, offer: '8x NVIDIA H100 SXM, per GPU per hour' },
   'h100-pcie': { ...LAMBDA, usdPerGpuHour: 3.29, offer: '1x NVIDIA H100 PCIe, per GPU per hour' },
+  // The page lists 180 GB of VRAM per GPU: the HGX B200 row (src/lib/gpu-table/ada-blackwell.ts).
+  b200: { ...LAMBDA, usdPerGpuHour: 6.69, offer: '8x NVIDIA B200 SXM6 (180 GB VRAM/GPU), per GPU per hour' },
+  // "96 GB VRAM": the GH200 with 96 GB HBM3, which NVML names "NVIDIA GH200 480GB"; not the 144 GB HBM3e part.
+  'gh200-96gb': { ...LAMBDA, usdPerGpuHour: 2.29, offer: '1x NVIDIA GH200 (96 GB VRAM), per GPU per hour' },
+  'rtx-a6000': { ...LAMBDA, usdPerGpuHour: 1.09, offer: '4x NVIDIA A6000 (48 GB VRAM/GPU), per GPU per hour' },
+  a10: { ...LAMBDA, usdPerGpuHour: 1.29, offer: '1x NVIDIA A10 (24 GB VRAM), per GPU per hour' },
   // $50.44 an hour for an 8-GPU HGX H200 instance, on demand: $6.305 per GPU-hour.
   h200: { ...COREWEAVE, usdPerGpuHour: 6.305, offer: 'NVIDIA HGX H200 (8 GPUs) on demand, $50.44 per hour ÷ 8' },
 };
 
-/** Why a model of the spec table has no default price. */
+const NOT_FOUND = (model: string) =>
+  `no on-demand ${model} price was found on a provider page in the sources searched; enter your own`;
+
+/**
+ * Why a model of the spec table has no default price. A model gets no neighbour's price: the H200 NVL is not
+ * priced as the H200 SXM, the GH200 144 GB not as the 96 GB one, the A100 PCIe not as the SXM.
+ */
 export const NO_DEFAULT_PRICE: Partial<Record<GpuId, string>> = {
-  l4: 'no on-demand L4 price was found on a provider page in the sources searched; enter your own',
+  l4: NOT_FOUND('L4'),
+  a10g: NOT_FOUND('A10G (AWS prices G5 instances, not GPUs)'),
+  a30: NOT_FOUND('A30'),
+  a40: NOT_FOUND('A40'),
+  l40: NOT_FOUND('L40'),
+  l40s: NOT_FOUND('L40S'),
+  'a100-pcie-40gb': NOT_FOUND('A100 PCIe 40GB'),
+  'a100-pcie-80gb': NOT_FOUND('A100 PCIe 80GB'),
+  'h100-nvl': NOT_FOUND('H100 NVL'),
+  'h200-nvl': NOT_FOUND('H200 NVL'),
+  'gh200-144gb': NOT_FOUND('GH200 144GB'),
+  'rtx-6000-ada': NOT_FOUND('RTX 6000 Ada'),
+  'rtx-4090': NOT_FOUND('GeForce RTX 4090'),
 };
 
 /**
- * The default price for a GPU as dcgm-exporter or NVML names it, or null for a model without one.
+ * The default price for a GPU as dcgm-exporter or NVML names it, or null for a model without one. The model is
+ * found by the table's exact lookup (`gpuSpecByName`), so an unknown model is never priced as a neighbour.
  * @example defaultPriceFor('NVIDIA H100 80GB HBM3')?.usdPerGpuHour // 3.99
  */
 export function defaultPriceFor(modelName: string): GpuPrice | null {

@@ -1,12 +1,20 @@
 /**
- * One table of GPU datasheet numbers, shared by the lab metrics, the simulator and the explorable figures.
- * Every number agrees with /work/shared/reference/gpu-facts.md section 9 or with the source named beside it.
- * FLOP figures are DENSE peaks (datasheets headline 2:4-sparse numbers, twice as large; gpu-facts 5.9).
- * INT8 is in TOPS. A number no source gave is `null`, never guessed.
+ * One table of GPU datasheet numbers for every GPU a fleet is likely to run, shared by the lab metrics, the
+ * simulator, the explorable figures, the fleet page and the audit. The rows live in src/lib/gpu-table/ by
+ * architecture, each with its sources (src/lib/gpu-table/sources.ts) and a note on what is derived or uncertain.
+ * FLOP figures are DENSE peaks (datasheets headline 2:4-sparse numbers, twice as large; gpu-facts 5.9), defined at
+ * `peakClockMHz`. INT8 is in TOPS. A number no source gave is `null`, never guessed.
+ *
+ * A GPU is found by the name NVML or dcgm-exporter reports, exactly, after `normaliseGpuName` (case, whitespace, an
+ * optional "NVIDIA " prefix). There is no near match: a name the table does not list is an unknown model, and
+ * whatever shows it says so (`describeGpuModel`), never a neighbour's numbers.
  */
+import { ADA_BLACKWELL_ROWS } from './gpu-table/ada-blackwell.ts';
+import { AMPERE_ROWS } from './gpu-table/ampere.ts';
+import { HOPPER_ROWS } from './gpu-table/hopper.ts';
+import type { Dtype, GpuId, GpuSpec } from './gpu-table/types.ts';
 
-/** Precisions a peak is quoted for. `fp64` is the vector (non-tensor) rate; `fp64Tensor` the Tensor Core one. */
-export type Dtype = 'fp64' | 'fp64Tensor' | 'fp32' | 'tf32' | 'bf16' | 'fp8' | 'int8';
+export type { Dtype, GpuId, GpuSource, GpuSpec, SourcePrimacy } from './gpu-table/types.ts';
 
 /** All dtypes in table order. */
 export const DTYPES: readonly Dtype[] = ['fp64', 'fp64Tensor', 'fp32', 'tf32', 'bf16', 'fp8', 'int8'];
@@ -33,141 +41,13 @@ export const DTYPE_BYTES: Record<Dtype, number> = {
   int8: 1,
 };
 
-/** One GPU's datasheet numbers. */
-export interface GpuSpec {
-  /** Short id used in figures and directives, e.g. `h100-sxm`. */
-  id: GpuId;
-  /** How it is named on screen. */
-  label: string;
-  /** Streaming multiprocessors; null when the datasheet does not say. */
-  smCount: number | null;
-  /** Device memory, GB (10^9 bytes, as datasheets count). */
-  memGB: number;
-  /** Peak memory bandwidth, GB/s. */
-  memBandwidthGBps: number;
-  /** Board power limit (TDP), W. */
-  tdpWatts: number;
-  /** Highest (boost) SM clock, MHz; null when no source we cite gives it. */
-  maxSmClockMHz: number | null;
-  /** Dense peak per dtype: TFLOP/s (TOPS for int8); null when the part has no such unit or no source gave it. */
-  peakTflops: Record<Dtype, number | null>;
-  /** Where the numbers come from. */
-  sources: readonly string[];
-}
-
-/** The GPUs the table covers. */
-export type GpuId = 'a100-sxm-40gb' | 'a100-sxm-80gb' | 'h100-sxm' | 'h100-pcie' | 'h200' | 'l4';
-
-const KLOCKWOOD_A100 = 'https://glennklockwood.com/garden/processors/A100';
-const KLOCKWOOD_H100 = 'https://glennklockwood.com/garden/processors/h100';
-const HPCTECH_H100 = 'https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html';
-/** NVIDIA's Ampere whitepaper (A100 table: GPU boost clock 1410 MHz). */
-const AMPERE_WHITEPAPER =
-  'https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-architecture-whitepaper.pdf';
-const L4_DATASHEET =
-  'https://www.cisco.com/c/dam/en/us/products/collateral/servers-unified-computing/ucs-c-series-rack-servers/nvidia-l4-gpu.pdf';
-
-/** Dense peaks of Hopper SXM (H100 SXM and H200 share the compute; gpu-facts 9.1, 9.4). */
-const HOPPER_SXM_PEAKS: Record<Dtype, number> = {
-  fp64: 33.5,
-  fp64Tensor: 66.9,
-  fp32: 66.9,
-  tf32: 494.7,
-  bf16: 989.4,
-  fp8: 1978.9,
-  int8: 1978.9,
-};
-
-const A100_PEAKS: Record<Dtype, number | null> = {
-  fp64: 9.7,
-  fp64Tensor: 19.5,
-  fp32: 19.5,
-  tf32: 156,
-  bf16: 312,
-  fp8: null,
-  int8: 624,
-};
+const ROWS: readonly GpuSpec[] = [...AMPERE_ROWS, ...HOPPER_ROWS, ...ADA_BLACKWELL_ROWS];
 
 /** The table, by id. */
-export const GPU_SPECS: Record<GpuId, GpuSpec> = {
-  // gpu-facts 9.5, 9.6: 40 GB HBM2 at 1.555 TB/s; same compute and power as the 80 GB part.
-  'a100-sxm-40gb': {
-    id: 'a100-sxm-40gb',
-    label: 'A100 SXM 40GB',
-    smCount: 108,
-    memGB: 40,
-    memBandwidthGBps: 1555,
-    tdpWatts: 400,
-    maxSmClockMHz: 1410,
-    peakTflops: A100_PEAKS,
-    sources: [AMPERE_WHITEPAPER, KLOCKWOOD_A100],
-  },
-  // gpu-facts 9.5, 9.6; FP64 vector 9.7 and INT8 624 dense from the A100 page (NVIDIA datasheet figures).
-  'a100-sxm-80gb': {
-    id: 'a100-sxm-80gb',
-    label: 'A100 SXM 80GB',
-    smCount: 108,
-    memGB: 80,
-    memBandwidthGBps: 2039,
-    tdpWatts: 400,
-    maxSmClockMHz: 1410,
-    peakTflops: A100_PEAKS,
-    sources: [AMPERE_WHITEPAPER, KLOCKWOOD_A100],
-  },
-  // gpu-facts 9.1, 9.2: 132 SMs, 80 GB HBM3 at 3.35 TB/s, 700 W; 1.98 GHz SM clock from the Klockwood H100 page.
-  'h100-sxm': {
-    id: 'h100-sxm',
-    label: 'H100 SXM',
-    smCount: 132,
-    memGB: 80,
-    memBandwidthGBps: 3350,
-    tdpWatts: 700,
-    maxSmClockMHz: 1980,
-    peakTflops: HOPPER_SXM_PEAKS,
-    sources: [KLOCKWOOD_H100, HPCTECH_H100],
-  },
-  // gpu-facts 9.3: 114 SMs, BF16 about 756 dense, 80 GB HBM2e at about 2.0 TB/s, 300–350 W (the upper bound here).
-  // Other dtypes: the hpctech table's sparse figures halved (its note: "1/2 lower without sparsity").
-  'h100-pcie': {
-    id: 'h100-pcie',
-    label: 'H100 PCIe',
-    smCount: 114,
-    memGB: 80,
-    memBandwidthGBps: 2000,
-    tdpWatts: 350,
-    maxSmClockMHz: null,
-    peakTflops: { fp64: 26, fp64Tensor: 51, fp32: 51, tf32: 378, bf16: 756, fp8: 1513, int8: 1513 },
-    sources: [HPCTECH_H100],
-  },
-  // gpu-facts 9.4: Hopper SXM compute, 141 GB HBM3e at 4.8 TB/s, 700 W; the H100 page says H200 is the same GPU.
-  h200: {
-    id: 'h200',
-    label: 'H200',
-    smCount: 132,
-    memGB: 141,
-    memBandwidthGBps: 4800,
-    tdpWatts: 700,
-    maxSmClockMHz: 1980,
-    peakTflops: HOPPER_SXM_PEAKS,
-    sources: ['https://www.nvidia.com/en-us/data-center/h200/', KLOCKWOOD_H100],
-  },
-  // NVIDIA L4 datasheet: 24 GB GDDR6, 300 GB/s, 72 W; FP32 30.3; TF32 120, BF16 242, FP8 485, INT8 485 with sparsity
-  // (halved here, as content/cards/serving/right-sizing-b200-gh200-l4-l40s.md does). It gives no FP64 or SM count.
-  l4: {
-    id: 'l4',
-    label: 'L4',
-    smCount: null,
-    memGB: 24,
-    memBandwidthGBps: 300,
-    tdpWatts: 72,
-    maxSmClockMHz: null,
-    peakTflops: { fp64: null, fp64Tensor: null, fp32: 30.3, tf32: 60, bf16: 121, fp8: 242.5, int8: 242.5 },
-    sources: [L4_DATASHEET],
-  },
-};
+export const GPU_SPECS = Object.fromEntries(ROWS.map((r) => [r.id, r])) as Record<GpuId, GpuSpec>;
 
 /** All GPU ids in table order. */
-export const GPU_IDS = Object.keys(GPU_SPECS) as GpuId[];
+export const GPU_IDS = ROWS.map((r) => r.id);
 
 /** True for an id in the table. */
 export function isGpuId(id: string): id is GpuId {
@@ -175,16 +55,50 @@ export function isGpuId(id: string): id is GpuId {
 }
 
 /**
- * The table entry for a GPU name as NVML reports it, or null for a GPU the table does not cover.
+ * The form of a GPU name the table matches on: trimmed, runs of whitespace as one space, lower case, without a
+ * leading "NVIDIA " (older drivers report "A100-SXM4-40GB", newer ones "NVIDIA A100-SXM4-40GB"). Nothing else is
+ * changed: "H100 PCIe" and "H100 NVL" stay different names.
+ * @example normaliseGpuName('  nvidia   A100-SXM4-80GB ') // "a100-sxm4-80gb"
+ */
+export function normaliseGpuName(gpuName: string): string {
+  return gpuName
+    .trim()
+    .replace(/\s+/g, ' ')
+    .toLowerCase()
+    .replace(/^nvidia /, '');
+}
+
+const BY_NAME = new Map<string, GpuSpec>();
+for (const row of ROWS)
+  for (const name of row.nvmlNames) {
+    const key = normaliseGpuName(name);
+    const had = BY_NAME.get(key);
+    if (had) throw new Error(`GPU table: "${name}" is listed for both ${had.id} and ${row.id}; keep it on one row.`);
+    BY_NAME.set(key, row);
+  }
+
+/**
+ * The table entry for a GPU name as NVML or dcgm-exporter's `modelName` reports it, or null for a model the table
+ * does not list. Exact after `normaliseGpuName`: no substring or pattern match.
  * @example gpuSpecByName('NVIDIA H100 80GB HBM3')?.id // "h100-sxm"
+ * @example gpuSpecByName('NVIDIA GH200 480GB')?.id // "gh200-96gb", never the H200's row
+ * @example gpuSpecByName('Tesla V100-SXM2-32GB') // null
  */
 export function gpuSpecByName(gpuName: string): GpuSpec | null {
-  if (/H200/i.test(gpuName)) return GPU_SPECS.h200;
-  if (/H100/i.test(gpuName)) return /PCIe/i.test(gpuName) ? GPU_SPECS['h100-pcie'] : GPU_SPECS['h100-sxm'];
-  // A100 PCIe parts match the SXM entries: same dense peaks; their bandwidth and power differ (not in the table).
-  if (/A100/i.test(gpuName)) return /40GB/i.test(gpuName) ? GPU_SPECS['a100-sxm-40gb'] : GPU_SPECS['a100-sxm-80gb'];
-  if (/\bL4\b/.test(gpuName)) return GPU_SPECS.l4;
-  return null;
+  return BY_NAME.get(normaliseGpuName(gpuName)) ?? null;
+}
+
+/** What a model name is shown as when the table does not know it. */
+export const UNKNOWN_MODEL = 'unknown model';
+
+/**
+ * A reported model name as a page or report shows it: as reported when the table lists it, marked as an unknown
+ * model when it does not (so no one mistakes it for a row that has numbers).
+ * @example describeGpuModel('NVIDIA A100 80GB PCIe') // "NVIDIA A100 80GB PCIe"
+ * @example describeGpuModel('Tesla V100-SXM2-32GB') // "Tesla V100-SXM2-32GB (unknown model)"
+ */
+export function describeGpuModel(gpuName: string): string {
+  return gpuSpecByName(gpuName) ? gpuName : `${gpuName} (${UNKNOWN_MODEL})`;
 }
 
 /**
@@ -194,4 +108,14 @@ export function gpuSpecByName(gpuName: string): GpuSpec | null {
 export function ridgeFlopsPerByte(gpu: GpuSpec, dtype: Dtype): number | null {
   const peak = gpu.peakTflops[dtype];
   return peak === null ? null : (peak * 1e12) / (gpu.memBandwidthGBps * 1e9);
+}
+
+/**
+ * Compute-bound throughput at an SM clock, as a share of the dense peak: clock ÷ the clock the peak is defined at
+ * (not ÷ the maximum SM clock). Null when the table has no peak clock for the GPU.
+ * @example peakShareAtClock(GPU_SPECS['h100-sxm'], 1830) // 1
+ * @example peakShareAtClock(GPU_SPECS['h100-sxm'], 1980) // ≈ 1.082
+ */
+export function peakShareAtClock(gpu: GpuSpec, smClockMHz: number): number | null {
+  return gpu.peakClockMHz === null ? null : smClockMHz / gpu.peakClockMHz;
 }

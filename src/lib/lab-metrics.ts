@@ -126,7 +126,8 @@ export interface MetricContext {
 }
 
 /**
- * Dense BF16 Tensor Core peak in TFLOP/s, as the spec table (src/lib/gpu-specs.ts) gives it; null for other GPUs.
+ * Dense BF16 Tensor Core peak in TFLOP/s, as the spec table (src/lib/gpu-specs.ts) gives it for exactly this model;
+ * null for a model the table does not list (never a similar model's peak).
  * Always the dense figure: datasheets headline 2:4-sparse numbers that are twice as large (5.9). Not rounded, so
  * the MFU a lab text works out by hand (÷ 989.4) is the one the page shows.
  * @example densePeakTflops('NVIDIA H100 80GB HBM3') // 989.4
@@ -237,7 +238,7 @@ export function toPoint(msg: StreamMessage, gpuIndex: number, ctx: MetricContext
         ? 'no tokens/s or samples/s reported'
         : flops === null
           ? 'no FLOPs per token (flopsPerUnit) reported'
-          : `no known dense peak for ${g?.name ?? 'this GPU'}`;
+          : `${g?.name ?? 'this GPU'} is an unknown model (not in the GPU table, src/lib/gpu-specs.ts), so MFU has no dense peak to divide by`;
   }
   return { tMs: msg.sampledAtMs, values, why };
 }

@@ -5,10 +5,20 @@
  * (src/lib/gpu-specs.ts). Pure. Lab texts quote these numbers with the arithmetic beside them, and the
  * test recomputes every one, so a changed table or script fails a stale text.
  */
-import { GPU_SPECS, type Dtype } from './gpu-specs.ts';
+import { GPU_SPECS, peakShareAtClock, type Dtype, type GpuSpec } from './gpu-specs.ts';
+import { boardPowerWatts, clockShareUnderLimit } from './power-model.ts';
+
+/** A table row with every number the labs compute from (power, clocks, SMs). */
+export type LabGpu = GpuSpec & { tdpWatts: number; maxSmClockMHz: number; peakClockMHz: number; smCount: number };
+
+function labGpu(g: GpuSpec): LabGpu {
+  if (g.tdpWatts === null || g.maxSmClockMHz === null || g.peakClockMHz === null || g.smCount === null)
+    throw new Error(`The lab GPU ${g.id} needs a TDP, max and peak clock and SM count in src/lib/gpu-table/.`);
+  return g as LabGpu;
+}
 
 /** The GPU the simulator plays and the lab texts compute for. */
-export const LAB_GPU = GPU_SPECS['h100-sxm'];
+export const LAB_GPU = labGpu(GPU_SPECS['h100-sxm']);
 
 /** Dense peak of the lab GPU in FLOP/s for a dtype (the table has every Hopper dtype). */
 export function labPeakFlops(dtype: Dtype): number {
@@ -72,8 +82,8 @@ export const ILLUSTRATIVE = {
   gptFp32ShareOfFp32Peak: 0.5,
   /** mfu.py in bf16 autocast: this MFU against the dense BF16 peak. */
   gptBf16Mfu: 0.25,
-  /** sustained_load.py's GEMM at the maximum SM clock: this share of the dense BF16 peak. */
-  gemmShareOfBf16PeakAtMaxClock: 0.7,
+  /** sustained_load.py's GEMM at the clock the peak is defined at (1,830 MHz on H100 SXM): this share of the peak. */
+  gemmShareOfBf16Peak: 0.7,
 } as const;
 
 /** The simulator's tokens/s for mfu.py's GPT on the lab GPU, fp32 (no TF32) or bf16 autocast. */
@@ -89,9 +99,13 @@ export function sustainedFlopsPerToken(width: number = SUSTAINED.width): number 
   return 2 * width * width;
 }
 
-/** The simulator's tokens/s for sustained_load.py at a share `clockScale` of the maximum SM clock. */
-export function sustainedTokensPerSec(clockScale: number): number {
-  return (ILLUSTRATIVE.gemmShareOfBf16PeakAtMaxClock * labPeakFlops('bf16') * clockScale) / sustainedFlopsPerToken();
+/**
+ * The simulator's tokens/s for sustained_load.py at an SM clock: tensor throughput scales against the clock the
+ * dense peak is defined at (LAB_GPU.peakClockMHz, 1,830 MHz), not the max SM clock (1,980 MHz).
+ */
+export function sustainedTokensPerSec(smClockMHz: number): number {
+  const peakShare = peakShareAtClock(LAB_GPU, smClockMHz)!;
+  return (ILLUSTRATIVE.gemmShareOfBf16Peak * labPeakFlops('bf16') * peakShare) / sustainedFlopsPerToken();
 }
 
 /**
@@ -100,10 +114,25 @@ export function sustainedTokensPerSec(clockScale: number): number {
  */
 export const SUSTAINED_WANT_WATTS = 800;
 
-/** Power grows about as clock^2.5 along the voltage/frequency curve (the simulator's model). */
-export const POWER_CLOCK_EXPONENT = 2.5;
+/** The throttled scenario's clock share under blocked airflow (sw_thermal_slowdown), before any power cap. */
+export const BLOCKED_AIRFLOW_SHARE = 0.92;
 
-/** Share of the maximum SM clock a power limit allows when the load would draw `wantWatts` at full clock. */
-export function clockScaleUnderLimit(wantWatts: number, limitWatts: number): number {
-  return wantWatts <= limitWatts ? 1 : Math.pow(limitWatts / wantWatts, 1 / POWER_CLOCK_EXPONENT);
+/**
+ * Where sustained_load.py settles on the lab GPU under a power limit and a thermal clock share, by the site's one
+ * power model (src/lib/power-model.ts, the power card's figure): the clock is the lower of what the limit and the
+ * heat allow; the power cap is active when it is the limit that holds the clock.
+ * @example sustainedUnderLimit(400).clockMHz // ≈ 1,210
+ */
+export function sustainedUnderLimit(limitWatts: number, thermalShare = 1) {
+  const demandShare = SUSTAINED_WANT_WATTS / LAB_GPU.tdpWatts;
+  const powerShare = clockShareUnderLimit(LAB_GPU.tdpWatts, demandShare, limitWatts);
+  const clockShare = Math.min(powerShare, thermalShare);
+  const clockMHz = clockShare * LAB_GPU.maxSmClockMHz;
+  return {
+    clockShare,
+    clockMHz,
+    powerCapped: powerShare < thermalShare,
+    powerWatts: boardPowerWatts(LAB_GPU.tdpWatts, demandShare, clockShare),
+    tokensPerSec: sustainedTokensPerSec(clockMHz),
+  };
 }

@@ -184,8 +184,9 @@ describe('scenarios agree with the fact base', () => {
     // A sustained bf16 GEMM at the default 700 W limit sits at the cap (power card): SwPowerCap stays, heat goes.
     expect(fixed.every((f) => f.gpus[0]?.clockEventReasons?.join() === 'SwPowerCap')).toBe(true);
     expect(mean(gpu(fixed, 0, 'powerWatts'))).toBeGreaterThan(690);
-    expect(mean(gpu(fixed, 0, 'smClockMhz'))).toBeGreaterThan(1850);
-    expect(mean(gpu(fixed, 0, 'smClockMhz'))).toBeLessThan(1910);
+    // The power card's model: about 1,820 MHz at 700 W, 1,210 MHz at 400 W (src/lib/power-model.ts).
+    expect(mean(gpu(fixed, 0, 'smClockMhz'))).toBeGreaterThan(1790);
+    expect(mean(gpu(fixed, 0, 'smClockMhz'))).toBeLessThan(1850);
     const tokens = (fs: SimFrame[]) => mean(fs.map((f) => f.throughput?.tokensPerSec ?? 0));
     expect(tokens(fixed) / tokens(frames)).toBeGreaterThan(1.15);
   });

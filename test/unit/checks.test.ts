@@ -94,7 +94,17 @@ describe('lab metrics', () => {
     expect(densePeakTflops('NVIDIA H100 PCIe')).toBe(756);
     expect(densePeakTflops('NVIDIA H200')).toBe(989.4);
     expect(densePeakTflops('NVIDIA A100-SXM4-40GB')).toBe(312);
-    expect(densePeakTflops('NVIDIA GeForce RTX 4090')).toBeNull();
+    expect(densePeakTflops('NVIDIA GeForce RTX 4090')).toBe(165.2); // BF16 with FP32 accumulate
+    expect(densePeakTflops('Tesla V100-SXM2-32GB')).toBeNull();
+  });
+  test('MFU on a GPU the table does not know says "unknown model", never a neighbour’s peak', () => {
+    const msg = simMessage('compute-bound', 5000, 'mfu', { amp: 1 }, 0);
+    const renamed = { ...msg, gpus: msg.gpus.map((g) => ({ ...g, name: 'NVIDIA H800' })) };
+    const p = toPoint(renamed, 0, { flopsPerUnit: 1.26e9 });
+    expect(p.values.mfuPct).toBeNull();
+    expect(p.why.mfuPct).toBe(
+      'NVIDIA H800 is an unknown model (not in the GPU table, src/lib/gpu-specs.ts), so MFU has no dense peak to divide by',
+    );
   });
   test('MFU from tokens/s, FLOPs per token and the dense peak', () => {
     const p = toPoint(simMessage('compute-bound', 5000, 'mfu', { amp: 1 }, 0), 0, { flopsPerUnit: 1.26e9 });

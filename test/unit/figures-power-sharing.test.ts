@@ -19,13 +19,22 @@ describe('power and clocks (content/cards/meters/power-draw-and-limits.md)', () 
     expect(b.clockMHz).toBeLessThanOrEqual(1400);
     expect(b.powerWatts).toBeCloseTo(400, 3);
     expect(b.reasons).toEqual(['sw_power_cap']);
-    const slower = 1 - b.throughputShare / a.throughputShare;
+    const slower = 1 - b.peakShare / a.peakShare;
     expect(slower).toBeGreaterThan(0.28); // node B: 35% slower per step
     expect(slower).toBeLessThan(0.4);
     const { view } = cardFigure(POWER_CARD);
     expect(view.readout).toBe(
-      'At a 400 W limit and 55 °C, the H100 SXM runs at 1,285 MHz (sw_power_cap) and draws 400 W: compute-bound work runs at 65% of full-clock throughput.',
+      'At a 400 W limit and 55 °C, the H100 SXM runs at 1,285 MHz (sw_power_cap) and draws 400 W: compute-bound work runs at 70% of the dense peak, which is defined at 1,830 MHz.',
     );
+  });
+  test('clock basis: throughput is the clock over the 1,830 MHz the H100 peak is defined at, not over 1,980 MHz', () => {
+    const capped = powerClocks('h100-sxm', 400, 55, 1.05);
+    expect(capped.peakShare).toBeCloseTo(capped.clockMHz / 1830, 9);
+    expect(capped.clockShare).toBeCloseTo(capped.clockMHz / 1980, 9);
+    // Work light enough to run at the 1,980 MHz maximum runs 8% above the datasheet peak's clock.
+    expect(powerClocks('h100-sxm', 700, 60, 0.6).peakShare).toBeCloseTo(1980 / 1830, 9);
+    // A100's peak is defined at its 1,410 MHz boost, which is also its max: full clock is 100% of the peak.
+    expect(powerClocks('a100-sxm-80gb', 400, 60, 0.6).peakShare).toBe(1);
   });
   test('power rises faster than clock near the top: the last 10% of clock costs more than 10% of power', () => {
     const h100 = GPU_SPECS['h100-sxm'];

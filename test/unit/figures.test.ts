@@ -181,6 +181,21 @@ describe('inference batching (content/cards/useful-work/mbu-for-inference.md)', 
     expect(huge.computeMs).toBeGreaterThan(huge.memMs);
     expect(huge.mbu).toBeLessThan(1);
   });
+  test('FP8 weights use the FP8 compute limit: on H100 compute binds at the same batch as BF16 (≈ 295), not half', () => {
+    const firstComputeBound = (bytes: number, gpu: string) => {
+      for (let b = 1; b <= 1024; b++)
+        if (decodeStep(7, bytes, b, 0, 131_072, gpu).computeMs > decodeStep(7, bytes, b, 0, 131_072, gpu).memMs)
+          return b;
+      return null;
+    };
+    const fp8 = decodeStep(7, 1, 200, 0, 131_072, 'h100-sxm');
+    expect([fp8.computeDtype, fp8.peakTflops]).toEqual(['fp8', 1978.9]);
+    // Weights 7e9 B ÷ 3.35e12 B/s = 2.09 ms; 2 × 7e9 × b ÷ 1978.9e12 passes it at b = 296 (the BF16 peak would at 148).
+    expect(firstComputeBound(1, 'h100-sxm')).toBe(296);
+    expect(firstComputeBound(2, 'h100-sxm')).toBe(296);
+    // A100 has no FP8 Tensor Cores: FP8 weights are upcast and the BF16 peak bounds compute.
+    expect(decodeStep(7, 1, 1, 0, 131_072, 'a100-sxm-80gb')).toMatchObject({ computeDtype: 'bf16', peakTflops: 312 });
+  });
 });
 
 describe('sampling and averaging (content/cards/meters/sampling-periods-and-averaging.md)', () => {

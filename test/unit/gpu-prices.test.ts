@@ -26,6 +26,18 @@ describe('default GPU prices', () => {
     expect(defaultPriceFor('NVIDIA H200')?.usdPerGpuHour).toBeCloseTo(50.44 / 8, 9);
     expect(defaultPriceFor('NVIDIA L4')).toBeNull();
     expect(defaultPriceFor('NVIDIA GeForce RTX 4090')).toBeNull();
+  });
+
+  test('a model gets its own sourced price or none, never a neighbour’s', () => {
+    expect(defaultPriceFor('NVIDIA GH200 480GB')?.usdPerGpuHour).toBe(2.29); // Lambda's 96 GB GH200
+    expect(defaultPriceFor('NVIDIA GH200 144G HBM3e')).toBeNull(); // not the 96 GB part's, not the H200's
+    expect(defaultPriceFor('NVIDIA H200 NVL')).toBeNull(); // not the H200 SXM's $6.305
+    expect(defaultPriceFor('NVIDIA H100 NVL')).toBeNull(); // not the H100 SXM's $3.99
+    expect(defaultPriceFor('NVIDIA A100 80GB PCIe')).toBeNull(); // not the A100 SXM 80 GB's $2.79
+    expect(defaultPriceFor('NVIDIA A100-PCIE-40GB')).toBeNull();
+    expect(defaultPriceFor('NVIDIA B200')?.usdPerGpuHour).toBe(6.69);
+    expect(defaultPriceFor('Tesla V100-SXM2-32GB')).toBeNull(); // Lambda lists a V100, but the table has no row
+    expect(NO_DEFAULT_PRICE['h200-nvl']).toMatch(/H200 NVL .*enter your own/);
     expect(describePrice(GPU_PRICES['h100-sxm']!)).toBe(
       '$3.99/GPU-hour, Lambda list price (lambda.ai/instances), read 2026-09-20',
     );

@@ -4,7 +4,7 @@
  */
 import { GPU_SPECS, ridgeFlopsPerByte } from '../../src/lib/gpu-specs.ts';
 import {
-  clockScaleUnderLimit,
+  BLOCKED_AIRFLOW_SHARE,
   gptBlockParams,
   gptFlopsPerToken,
   gptParams,
@@ -15,8 +15,7 @@ import {
   mlpParams,
   rooflineIntensity,
   SMALL_BATCH,
-  SUSTAINED_WANT_WATTS,
-  sustainedTokensPerSec,
+  sustainedUnderLimit,
   TENSOR_MLP,
 } from '../../src/lib/lab-physics.ts';
 import { SIM_GPU } from '../../src/lib/sim/model.ts';
@@ -54,9 +53,9 @@ export interface Stated {
 export const gpt = gptFlopsPerToken(MFU_GPT);
 export const fp32Tps = gptTokensPerSec(false);
 export const bf16Tps = gptTokensPerSec(true);
-const restoredScale = clockScaleUnderLimit(SUSTAINED_WANT_WATTS, LAB_GPU.tdpWatts);
-const thermal = 0.92; // the throttled scenario's airflow factor (src/lib/sim/scenarios/bound.ts)
-const cappedScale = thermal * clockScaleUnderLimit(SUSTAINED_WANT_WATTS * thermal ** 2.5, 400);
+/** The throttling lab's two states, by the one power model (src/lib/power-model.ts) the simulator plays. */
+const restored = sustainedUnderLimit(LAB_GPU.tdpWatts);
+const capped = sustainedUnderLimit(400, BLOCKED_AIRFLOW_SHARE);
 const mfuDebrief = (240_000 * 1.26e9) / labPeakFlops('bf16');
 
 export const STATED: Stated[] = [
@@ -254,35 +253,54 @@ export const STATED: Stated[] = [
   },
   {
     lab: 'throttling',
-    appears: '(700 ÷ 800)^0.4 ≈\n      95% of max',
-    stated: '95',
-    value: 100 * restoredScale,
+    appears: 'about 92% of max',
+    stated: '92',
+    value: 100 * restored.clockShare,
     step: 1,
   },
+  { lab: 'throttling', appears: '1,820 MHz, at 700 W', stated: '1,820', value: restored.clockMHz, step: 10 },
+  { lab: 'throttling', appears: 'and 1,210 MHz at 400 W', stated: '1,210', value: capped.clockMHz, step: 10 },
+  { lab: 'throttling', appears: 'against 1,830 MHz', stated: '1,830', value: LAB_GPU.peakClockMHz, step: 1 },
+  { lab: 'throttling', appears: 'peak of 989.4 TFLOP/s', stated: '989.4', value: peak('bf16'), step: 0.1 },
+  { lab: 'throttling', appears: 'the 1,980 MHz maximum', stated: '1,980', value: SIM_GPU.smClockMaxMhz, step: 1 },
   {
     lab: 'throttling',
-    appears: 'about 1,880 MHz',
-    stated: '1,880',
-    value: SIM_GPU.smClockMaxMhz * restoredScale,
-    step: 10,
+    appears: '1,210 ÷ 1,820 ≈ 0.67',
+    stated: '0.67',
+    value: capped.clockMHz / restored.clockMHz,
+    step: 0.01,
   },
   { lab: 'throttling', appears: '(400 → 700 W is 1.75×)', stated: '1.75', value: LAB_GPU.tdpWatts / 400, step: 0.01 },
   {
     lab: 'throttling',
-    appears: 'restored, 4.89 million',
-    stated: '4.89',
-    value: sustainedTokensPerSec(restoredScale) / 1e6,
+    appears: 'restored, 5.13 million',
+    stated: '5.13',
+    value: restored.tokensPerSec / 1e6,
     step: 0.01,
   },
   {
     lab: 'throttling',
-    appears: 'makes 3.91 million',
-    stated: '3.91',
-    value: sustainedTokensPerSec(cappedScale) / 1e6,
+    appears: 'makes 3.41 million',
+    stated: '3.41',
+    value: capped.tokensPerSec / 1e6,
     step: 0.01,
   },
-  { lab: 'throttling', appears: 'answer: 20', stated: '20', value: 100 * (1 - cappedScale / restoredScale), step: 1 },
-  { lab: 'throttling', appears: 'clock at 76% of max', stated: '76', value: 100 * cappedScale, step: 1 },
+  {
+    lab: 'throttling',
+    appears: 'answer: 33',
+    stated: '33',
+    value: 100 * (1 - capped.tokensPerSec / restored.tokensPerSec),
+    step: 1,
+  },
+  {
+    lab: 'throttling',
+    appears: '- value: 50',
+    stated: '50',
+    value: 100 * (restored.tokensPerSec / capped.tokensPerSec - 1),
+    step: 1,
+  },
+  { lab: 'throttling', appears: 'clock at 1,210 MHz under', stated: '1,210', value: capped.clockMHz, step: 10 },
+  { lab: 'throttling', appears: 'and 1,820 MHz at the default', stated: '1,820', value: restored.clockMHz, step: 10 },
   // busy-in-time
   { lab: 'busy-in-time', appears: 'An H100 SXM has 132 SMs', stated: '132', value: LAB_GPU.smCount!, step: 1 },
   { lab: 'busy-in-time', appears: '33 / 132 = **25%**', stated: '25', value: (100 * 33) / LAB_GPU.smCount!, step: 1 },
@@ -290,21 +308,21 @@ export const STATED: Stated[] = [
     lab: 'busy-in-time',
     appears: 'of a 400 W limit',
     stated: '400',
-    value: GPU_SPECS['a100-sxm-80gb'].tdpWatts,
+    value: GPU_SPECS['a100-sxm-80gb'].tdpWatts!,
     step: 1,
   },
   {
     lab: 'busy-in-time',
     appears: 'the other 290 W',
     stated: '290',
-    value: GPU_SPECS['a100-sxm-80gb'].tdpWatts - 110,
+    value: GPU_SPECS['a100-sxm-80gb'].tdpWatts! - 110,
     step: 1,
   },
   {
     lab: 'busy-in-time',
     appears: 'at 28% of the power limit',
     stated: '28',
-    value: (100 * 110) / GPU_SPECS['a100-sxm-80gb'].tdpWatts,
+    value: (100 * 110) / GPU_SPECS['a100-sxm-80gb'].tdpWatts!,
     step: 1,
   },
   { lab: 'busy-in-time', appears: 'its\n      700 W limit', stated: '700', value: LAB_GPU.tdpWatts, step: 1 },

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { GPU_IDS, GPU_SPECS, ridgeFlopsPerByte } from '../../src/lib/gpu-specs.ts';
+import { GPU_IDS, GPU_SPECS, normaliseGpuName, ridgeFlopsPerByte } from '../../src/lib/gpu-specs.ts';
+import { powerClocks } from '../../src/lib/figures/power-clocks.ts';
 import {
   gptParams,
   ILLUSTRATIVE,
@@ -20,6 +21,7 @@ import {
   SUSTAINED,
   SUSTAINED_WANT_WATTS,
   sustainedTokensPerSec,
+  sustainedUnderLimit,
   TENSOR_MLP,
 } from '../../src/lib/lab-physics.ts';
 import { splitFrontmatter } from '../../src/data/load-deck-files.ts';
@@ -85,25 +87,53 @@ describe('the workloads the labs describe', () => {
     expect(text['memory-vs-compute']).not.toMatch(/GELU, scale/);
   });
 
-  test("the workloads' Python peak table is the spec table's dense BF16 column", () => {
+  test("the workloads' Python peak table is the spec table's dense BF16 column, name for name", () => {
     const src = read('workloads/_common.py');
+    const dict = src.slice(src.indexOf('DENSE_BF16_TFLOPS'), src.indexOf('\n}\n', src.indexOf('DENSE_BF16_TFLOPS')));
+    const python = Object.fromEntries(
+      [...dict.matchAll(/^ {4}"([^"]+)": (None|\d+(?:\.\d+)?),/gm)].map((m) => [
+        m[1],
+        m[2] === 'None' ? null : Number(m[2]),
+      ]),
+    );
+    const table = Object.fromEntries(
+      GPU_IDS.flatMap((id) => GPU_SPECS[id].nvmlNames.map((n) => [normaliseGpuName(n), GPU_SPECS[id].peakTflops.bf16])),
+    );
+    expect(python).toEqual(table);
+    // The Python lookup is exact too: no substring match that would give GH200 or H100 NVL a neighbour's peak.
     const fn = src.slice(src.indexOf('def dense_peak_tflops'));
-    const returned = [...fn.matchAll(/(?:return|else) (\d+(?:\.\d+)?)/g)].map((m) => Number(m[1]));
-    expect(returned).toEqual([
-      GPU_SPECS.h200.peakTflops.bf16,
-      GPU_SPECS['h100-pcie'].peakTflops.bf16,
-      GPU_SPECS['h100-sxm'].peakTflops.bf16,
-      GPU_SPECS['a100-sxm-80gb'].peakTflops.bf16,
-      GPU_SPECS.l4.peakTflops.bf16,
-    ]);
+    expect(fn.slice(0, fn.indexOf('\n\n\n') > 0 ? fn.indexOf('\n\n\n') : undefined)).not.toMatch(/ in name|re\.search/);
   });
 
   test('the illustrative efficiencies stay physically possible: under every peak, fp32 under its own', () => {
     expect(ILLUSTRATIVE.gptBf16Mfu).toBeLessThan(0.45); // below what well-tuned large models reach
     expect((fp32Tps * gpt.total) / labPeakFlops('fp32')).toBeLessThanOrEqual(1);
     expect(bf16Tps / fp32Tps).toBeLessThan(peak('bf16') / peak('fp32'));
-    expect(sustainedTokensPerSec(1) * 2 * SUSTAINED.width ** 2).toBeLessThan(labPeakFlops('bf16'));
+    // Even at the max SM clock (1,980 MHz, 8% above the 1,830 MHz the peak is defined at) the GEMM stays under it.
+    expect(sustainedTokensPerSec(LAB_GPU.maxSmClockMHz) * 2 * SUSTAINED.width ** 2).toBeLessThan(labPeakFlops('bf16'));
     expect(SUSTAINED_WANT_WATTS).toBeGreaterThan(LAB_GPU.tdpWatts); // heavy dense math sits at the cap
+  });
+
+  test('tensor speed scales against the clock the peak is defined at (1,830 MHz), not the max SM clock', () => {
+    expect([LAB_GPU.peakClockMHz, LAB_GPU.maxSmClockMHz]).toEqual([1830, 1980]);
+    // 989.4e12 ÷ (132 SMs × 4,096 dense FLOPs per SM per clock) = 1.83 GHz.
+    expect((LAB_GPU.peakTflops.bf16! * 1e12) / (LAB_GPU.smCount * 4096) / 1e6).toBeCloseTo(1830, 0);
+    const at = (mhz: number) => sustainedTokensPerSec(mhz) / sustainedTokensPerSec(LAB_GPU.peakClockMHz);
+    expect(at(1980)).toBeCloseTo(1980 / 1830, 9);
+    expect(at(1210)).toBeCloseTo(1210 / 1830, 9);
+  });
+
+  test('one power model: the lab’s 400 W cap costs what the power card’s figure computes (about a third)', () => {
+    const capped = sustainedUnderLimit(400);
+    const full = sustainedUnderLimit(LAB_GPU.tdpWatts);
+    const figure = (limit: number) => powerClocks('h100-sxm', limit, 60, SUSTAINED_WANT_WATTS / LAB_GPU.tdpWatts);
+    expect(capped.clockMHz).toBeCloseTo(figure(400).clockMHz, 6);
+    expect(full.clockMHz).toBeCloseTo(figure(700).clockMHz, 6);
+    expect(capped.powerWatts).toBeCloseTo(400, 3);
+    const lost = 1 - capped.tokensPerSec / full.tokensPerSec;
+    expect(lost).toBeCloseTo(1 - figure(400).peakShare / figure(700).peakShare, 9);
+    expect(lost).toBeGreaterThan(0.28);
+    expect(lost).toBeLessThan(0.4);
   });
 });
 
@@ -120,7 +150,7 @@ describe('every hardware number a lab states', () => {
   const table = {
     tflops: GPU_IDS.flatMap((id) => Object.values(GPU_SPECS[id].peakTflops)).filter((x): x is number => x !== null),
     tbps: GPU_IDS.map((id) => GPU_SPECS[id].memBandwidthGBps / 1000),
-    watts: GPU_IDS.map((id) => GPU_SPECS[id].tdpWatts),
+    watts: GPU_IDS.map((id) => GPU_SPECS[id].tdpWatts).filter((x): x is number => x !== null),
     sms: GPU_IDS.map((id) => GPU_SPECS[id].smCount).filter((x): x is number => x !== null),
     intensity: [
       ...GPU_IDS.map((id) => ridgeFlopsPerByte(GPU_SPECS[id], 'bf16')).filter((x): x is number => x !== null),

@@ -1,7 +1,8 @@
 /**
  * Inference batching for LLM decode: each step reads the weights once for the whole batch plus every sequence's
  * KV cache, and does about 2N FLOPs per token (content/cards/useful-work/mbu-for-inference.md). Bounds, not
- * measurements: the step takes at least bytes ÷ bandwidth and at least FLOPs ÷ dense peak.
+ * measurements: the step takes at least bytes ÷ bandwidth and at least FLOPs ÷ dense peak, the peak of the precision
+ * the matmuls run in (FP8 weights on a GPU with FP8 Tensor Cores: the FP8 peak, twice BF16's on Hopper).
  */
 import { GPU_SPECS, isGpuId } from '../gpu-specs.ts';
 import { fmt, pct, rect, text } from './format.ts';
@@ -22,10 +23,16 @@ export function decodeStep(
   const bytes = params * weightBytesPerParam + batch * contextTokens * kvBytesPerToken;
   const memMs = (bytes / (gpu.memBandwidthGBps * 1e9)) * 1000;
   const flops = 2 * params * batch;
-  const computeMs = (flops / (gpu.peakTflops.bf16! * 1e12)) * 1000;
+  // FP8 weights run FP8 matmuls where the GPU has FP8 Tensor Cores; elsewhere they are upcast and run at BF16.
+  const computeDtype: 'fp8' | 'bf16' = weightBytesPerParam === 1 && gpu.peakTflops.fp8 !== null ? 'fp8' : 'bf16';
+  const peakTflops = gpu.peakTflops[computeDtype]!;
+  const computeMs = (flops / (peakTflops * 1e12)) * 1000;
   const stepMs = Math.max(memMs, computeMs);
   return {
     gpu,
+    /** The dense peak the compute bound uses: FP8 for FP8 weights on a GPU with FP8 Tensor Cores, else BF16. */
+    computeDtype,
+    peakTflops,
     memMs,
     computeMs,
     stepMs,
@@ -82,14 +89,19 @@ export const figure: FigureDef = {
       text(x0, 36, `reading bytes ${fmt(r.memMs)} ms`, 'fig-t fig-s') +
       rect(x0, 40, w, 22, 'fig-track') +
       rect(x0, 40, r.memMs * sx, 22, 'fig-b') +
-      text(x0, 78, `doing FLOPs ${fmt(r.computeMs)} ms`, 'fig-t fig-s') +
+      text(
+        x0,
+        78,
+        `doing FLOPs ${fmt(r.computeMs)} ms at ${fmt(r.peakTflops)} TFLOP/s ${r.computeDtype.toUpperCase()}`,
+        'fig-t fig-s',
+      ) +
       rect(x0, 82, w, 22, 'fig-track') +
       rect(x0, 82, r.computeMs * sx, 22, 'fig-a') +
       text(x0, 132, `${fmt(r.tokensPerSec)} tokens/s · ${fmt(r.stepMs)} ms per token`, 'fig-t fig-big') +
       text(x0, 156, `MBU ${pct(r.mbu)} · MFU ${pct(r.mfu)} at the bound`, 'fig-t');
     const bound = r.memMs >= r.computeMs ? 'memory-bound' : 'compute-bound';
     const readout =
-      `At batch ${fmt(batch)} a decode step takes at least ${fmt(r.stepMs)} ms (${bound}): ` +
+      `At batch ${fmt(batch)} a decode step takes at least ${fmt(r.stepMs)} ms (${bound} against the ${r.computeDtype.toUpperCase()} peak): ` +
       `${fmt(r.tokensPerSec)} tokens/s in all, ${fmt(1000 / r.stepMs)} per sequence.`;
     return { svg, readout };
   },

@@ -3,42 +3,39 @@
  * active, and what that does to compute-bound throughput (content/cards/meters/power-draw-and-limits.md,
  * content/cards/meters/clocks-and-clock-event-reasons.md; gpu-facts 3.5–3.10).
  *
- * The arithmetic, with r = clock ÷ max clock:
- *   board power P(r) = floor + dynamic(r), floor = 13% of TDP (memory, leakage, board: assumed constant);
- *   dynamic(r) = D · r · v(r)², dynamic power ≈ C·V²·f, with the voltage v(r) = 0.6 + 0.4·r of its top value
- *   (assumed linear), so power rises faster than clock near the top; D is what the work would draw above the floor
- *   at full clock (the "demand" control, as a share of TDP).
- *   sw_power_cap: when P(1) exceeds the limit, the clock drops to the r where P(r) = limit.
+ * Power: the site's one power model (src/lib/power-model.ts; the throttling lab uses the same): board power =
+ * a 13% floor + C·V²·f on an assumed voltage curve, and under a limit the clock settles where power equals it
+ * (sw_power_cap). Heat, with r = clock ÷ max SM clock:
  *   sw_thermal_slowdown above the max operating temperature (assumed 87 °C here): 5% of clock off per degree over.
  *   hw_thermal_slowdown from the slowdown temperature (assumed 90 °C): the clock is halved, the least of the
  *   "2× or more" cut (gpu-facts 3.8, 3.9).
- *   Throughput of compute-bound work follows the clock; memory-bound work slows less.
- * The real voltage/frequency curve, floor power and temperature thresholds differ per card and per workload:
- * the shapes are right, the exact megahertz are not a prediction. Calibrated to the power card's example: an H100
- * SXM capped at 400 W runs at 1,200–1,400 MHz and about a third slower than at 700 W.
+ * Compute-bound throughput is the dense peak × clock ÷ the clock the peak is defined at (1,830 MHz on H100 SXM,
+ * not its 1,980 MHz max; gpu-facts 9.1), so above that clock it exceeds the datasheet figure. Memory-bound work
+ * slows less. Calibrated to the power card's example: an H100 SXM capped at 400 W runs at 1,200–1,400 MHz and
+ * about a third slower than at 700 W; the exact megahertz are not a prediction for a given card.
  */
-import { GPU_SPECS, isGpuId, type GpuSpec } from '../gpu-specs.ts';
+import { GPU_SPECS, isGpuId, peakShareAtClock, type GpuSpec } from '../gpu-specs.ts';
+import { boardPowerWatts as modelPowerWatts, clockShareUnderLimit, R_MIN } from '../power-model.ts';
 import { fmt, pct, text } from './format.ts';
 import type { FigureDef, Values } from './types.ts';
 
-/** Board power that does not scale with the SM clock, as a share of TDP (assumed). */
-export const FLOOR_SHARE = 0.13;
-/** Voltage at the lowest clock, as a share of the voltage at the top clock (assumed). */
-const V0 = 0.6;
-/** Lowest clock the figure lets the power cap reach, as a share of max clock (assumed). */
-const R_MIN = 0.3;
+export { FLOOR_SHARE } from '../power-model.ts';
 /** Temperatures (°C) where the thermal reasons begin (assumed; `nvidia-smi -q -d TEMPERATURE` gives a card's own). */
 export const MAX_OPERATING_C = 87;
 export const SLOWDOWN_C = 90;
 
-/** The GPUs the figure offers: those with a sourced max SM clock. */
-const GPUS = Object.values(GPU_SPECS).filter((g) => g.maxSmClockMHz !== null);
+/** A GPU the figure can model: one with a TDP, a max SM clock and the clock its peak is defined at. */
+type ClockedGpu = GpuSpec & { tdpWatts: number; maxSmClockMHz: number; peakClockMHz: number };
+const isClocked = (g: GpuSpec): g is ClockedGpu =>
+  g.tdpWatts !== null && g.maxSmClockMHz !== null && g.peakClockMHz !== null;
+
+/** The GPUs the figure offers: those with a sourced TDP, max SM clock and peak clock. */
+const GPUS = Object.values(GPU_SPECS).filter(isClocked);
+const H100 = GPU_SPECS['h100-sxm'] as ClockedGpu;
 
 /** Board power (W) at clock share `r` when the work would draw `demandShare` × TDP at full clock. */
 export function boardPowerWatts(gpu: GpuSpec, demandShare: number, r: number): number {
-  const floor = FLOOR_SHARE * gpu.tdpWatts;
-  const dynamic = Math.max(0, demandShare * gpu.tdpWatts - floor);
-  return floor + dynamic * r * (V0 + (1 - V0) * r) ** 2;
+  return modelPowerWatts(gpu.tdpWatts ?? 0, demandShare, r);
 }
 
 /** The clock event reasons the figure can show, as NVML and nvidia-smi name them. */
@@ -49,20 +46,11 @@ export type ClockReason = 'sw_power_cap' | 'sw_thermal_slowdown' | 'hw_thermal_s
  * @example powerClocks('h100-sxm', 400, 60, 1.05).clockMHz // ≈ 1,285
  */
 export function powerClocks(gpuId: string, powerLimitWatts: number, temperatureC: number, demandShare: number) {
-  const gpu = isGpuId(gpuId) && GPU_SPECS[gpuId].maxSmClockMHz !== null ? GPU_SPECS[gpuId] : GPU_SPECS['h100-sxm'];
+  const known = isGpuId(gpuId) ? GPU_SPECS[gpuId] : null;
+  const gpu = known && isClocked(known) ? known : H100;
   const limitWatts = Math.min(powerLimitWatts, gpu.tdpWatts);
   // The clock the power limit allows (sw_power_cap when below full clock).
-  let powerShare = 1;
-  if (boardPowerWatts(gpu, demandShare, 1) > limitWatts) {
-    let lo = R_MIN;
-    let hi = 1;
-    for (let i = 0; i < 40; i++) {
-      const mid = (lo + hi) / 2;
-      if (boardPowerWatts(gpu, demandShare, mid) > limitWatts) hi = mid;
-      else lo = mid;
-    }
-    powerShare = lo;
-  }
+  const powerShare = clockShareUnderLimit(gpu.tdpWatts, demandShare, limitWatts);
   // The reason shown is the one that holds the clock down; a hardware slowdown halves whatever it was.
   const reasons: ClockReason[] = [];
   let r = powerShare;
@@ -75,13 +63,15 @@ export function powerClocks(gpuId: string, powerLimitWatts: number, temperatureC
     if (powerShare < 1 && powerShare <= thermalShare) reasons.push('sw_power_cap');
     if (thermalShare < powerShare) reasons.push('sw_thermal_slowdown');
   }
-  const maxMHz = gpu.maxSmClockMHz!;
+  const clockMHz = r * gpu.maxSmClockMHz;
   return {
     gpu,
     limitWatts,
-    clockMHz: r * maxMHz,
-    /** Compute-bound throughput as a share of what full clock gives. */
-    throughputShare: r,
+    clockMHz,
+    /** The clock as a share of the max SM clock. */
+    clockShare: r,
+    /** Compute-bound throughput as a share of the dense peak: clock ÷ the clock the peak is defined at. */
+    peakShare: peakShareAtClock(gpu, clockMHz)!,
     powerWatts: boardPowerWatts(gpu, demandShare, r),
     reasons,
     /** True when even the lowest clock the figure allows draws more than the limit. */
@@ -119,7 +109,7 @@ export const figure: FigureDef = {
     const temp = Number(v['temperatureC']);
     const r = powerClocks(String(v['gpu']), Number(v['powerLimitWatts']), temp, demand);
     const g = r.gpu;
-    const maxMHz = g.maxSmClockMHz!;
+    const maxMHz = g.maxSmClockMHz;
     const x0 = 40;
     const y0 = 10;
     const w = 270;
@@ -143,12 +133,17 @@ export const figure: FigureDef = {
       `<polyline class="fig-line" points="${points.join(' ')}"/>` +
       `<line class="fig-limit" x1="${x0}" x2="${x0 + w}" y1="${ly}" y2="${ly}"/>` +
       text(x0 + 4, ly - 3, `limit ${fmt(r.limitWatts)} W`, 'fig-t fig-s') +
-      `<circle class="fig-dot" cx="${px(r.throughputShare).toFixed(1)}" cy="${py(r.powerWatts).toFixed(1)}" r="5"/>`;
+      `<circle class="fig-dot" cx="${px(r.clockShare).toFixed(1)}" cy="${py(r.powerWatts).toFixed(1)}" r="5"/>`;
     const reasons = r.reasons.length ? r.reasons.join(', ') : 'none active';
     svg +=
       text(4, 136, `${fmt(r.clockMHz)} MHz at ${fmt(r.powerWatts)} W, ${fmt(temp)} °C`, 'fig-t fig-big') +
       text(4, 154, `clock event reasons: ${reasons}`, 'fig-t') +
-      text(4, 172, `compute-bound throughput: ${pct(r.throughputShare)} of full clock`, 'fig-t');
+      text(
+        4,
+        172,
+        `compute-bound: ${pct(r.peakShare)} of the dense peak (defined at ${fmt(g.peakClockMHz)} MHz)`,
+        'fig-t',
+      );
     const why =
       r.reasons.length === 0
         ? `draws ${fmt(r.powerWatts)} W, under its ${fmt(r.limitWatts)} W limit, and runs at its full ${fmt(maxMHz)} MHz`
@@ -163,7 +158,7 @@ export const figure: FigureDef = {
     const readout =
       held +
       `At a ${fmt(r.limitWatts)} W limit and ${fmt(temp)} °C, the ${g.label} ${why}: ` +
-      `compute-bound work runs at ${pct(r.throughputShare)} of full-clock throughput.${floorNote}`;
+      `compute-bound work runs at ${pct(r.peakShare)} of the dense peak, which is defined at ${fmt(g.peakClockMHz)} MHz.${floorNote}`;
     return { svg, readout };
   },
 };

@@ -5,7 +5,7 @@
  */
 import type { DeviceInfo, GpuSample, HostSample } from '../../protocol/metrics.ts';
 import { clamp, hash01, hashString, smoothNoise, stepNoise } from './noise.ts';
-import { GPU_SPECS } from '../gpu-specs.ts';
+import { LAB_GPU } from '../lab-physics.ts';
 
 const GIB = 1024 ** 3;
 
@@ -14,10 +14,10 @@ export const SIM_GPU = {
   name: 'NVIDIA H100 80GB HBM3',
   memTotalBytes: 81559 * 1024 * 1024,
   memReservedBytes: 527 * 1024 * 1024,
-  smClockMaxMhz: 1980,
+  smClockMaxMhz: LAB_GPU.maxSmClockMHz,
   memClockMaxMhz: 2619,
   idleSmClockMhz: 345,
-  powerLimitWatts: GPU_SPECS['h100-sxm'].tdpWatts,
+  powerLimitWatts: LAB_GPU.tdpWatts,
   idlePowerWatts: 70,
 } as const;
 
