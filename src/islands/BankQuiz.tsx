@@ -2,12 +2,13 @@
  * A curated or role quiz: a fixed list of questions, by id, taken from the question bank that the service worker
  * already holds (`/bank.json`), so the page does not ship its 30 questions a second time as props.
  */
-import Quiz, { type QuizProps } from './Quiz.tsx';
+import type { ComponentProps } from 'react';
+import Quiz from './Quiz.tsx';
 import { QuizStatus } from './QuizStatus.tsx';
 import { pickFromBank } from '../lib/practice.ts';
 import { useBankQuestions } from './use-bank.ts';
 
-type Props = Omit<QuizProps, 'questions'> & {
+type Props = Omit<ComponentProps<typeof Quiz>, 'questions'> & {
   /** URL of the question bank JSON. */
   bankUrl: string;
   /** The quiz's questions, in order. */
