@@ -19,6 +19,9 @@ export default defineConfig({
   retries: 0,
   workers: process.env['CI'] ? 2 : '50%',
   timeout: 60_000,
+  // An assertion waits up to 15 s for what the learner waits for (a hydrated island, a stored answer): on a 2-core
+  // machine with both cores busy, React's first hydration alone has taken over 5 s (Playwright's default).
+  expect: { timeout: 15_000 },
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   outputDir: 'test-results/e2e',
   use: {
@@ -45,5 +48,8 @@ export default defineConfig({
     // another checkout's dist/.
     reuseExistingServer: process.env['E2E_REUSE'] === '1',
     timeout: 60_000,
+    // An assertion waits up to 15 s for what the learner waits for (a hydrated island, a stored answer): on a 2-core
+    // machine with both cores busy, React's first hydration alone has taken over 5 s (Playwright's default).
+    expect: { timeout: 15_000 },
   },
 });
