@@ -48,8 +48,5 @@ export default defineConfig({
     // another checkout's dist/.
     reuseExistingServer: process.env['E2E_REUSE'] === '1',
     timeout: 60_000,
-    // An assertion waits up to 15 s for what the learner waits for (a hydrated island, a stored answer): on a 2-core
-    // machine with both cores busy, React's first hydration alone has taken over 5 s (Playwright's default).
-    expect: { timeout: 15_000 },
   },
 });
