@@ -4,27 +4,44 @@
  * module: errors and logs name the Prometheus URL without them.
  * See https://prometheus.io/docs/prometheus/latest/querying/api/
  */
-import { readFileSync } from 'node:fs';
+import { readSmallFile } from '../files.ts';
+import { redactUrl, terminalText, withoutSecrets } from './plain-text.ts';
 
 export interface PrometheusOptions {
   /** Base URL, e.g. `http://prometheus:9090` (a path prefix such as `/prom` is kept). */
   url: string;
-  /** A file holding a bearer token (read once; trailing whitespace removed). */
+  /** A file holding a bearer token (one line, read once). */
   tokenFile?: string | undefined;
+  /** A bearer token already read (readCredentialFile); `tokenFile` wins. */
+  bearerToken?: string | undefined;
   /** Basic auth as `user:password`. */
   basicAuth?: string | undefined;
-  /** A file holding `user:password` (read once; wins over `basicAuth`). */
+  /** A file holding `user:password` (one line, read once; wins over `basicAuth`). */
   basicAuthFile?: string | undefined;
-  /** Per request, ms. */
+  /** Per request, ms: a query whose whole answer has not arrived by then is a timeout. */
   timeoutMs?: number;
+  /** The largest answer read, bytes (default MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
+  /** The most series one answer may hold (default MAX_SERIES). */
+  maxSeries?: number;
   /** The fetch to use (tests pass none: the real one). */
   fetchImpl?: typeof fetch;
 }
 
-/** Why a query failed, in words a platform engineer can act on. */
+/** The default cap on one answer's size: about 10,000 GPUs' live view. */
+export const MAX_RESPONSE_BYTES = 192 * 1024 * 1024;
+/** The default cap on the series in one answer: 10,000 GPUs × every dcgm-exporter series the fleet reads. */
+export const MAX_SERIES = 200_000;
+/** A credential file larger than this is not a credential. */
+export const MAX_CREDENTIAL_BYTES = 64 * 1024;
+
+/**
+ * Why a query failed, in words a platform engineer can act on. `local`: a flag or a local file is wrong;
+ * `too-big`: the answer is over the size or series cap; `timeout`: the answer did not arrive in time.
+ */
 export class PrometheusError extends Error {
   override name = 'PrometheusError';
-  readonly kind: 'unreachable' | 'unauthorized' | 'refused' | 'bad-query' | 'timeout';
+  readonly kind: 'local' | 'unreachable' | 'unauthorized' | 'refused' | 'bad-query' | 'timeout' | 'too-big';
   constructor(kind: PrometheusError['kind'], message: string) {
     super(message);
     this.kind = kind;
@@ -65,16 +82,40 @@ interface ApiBody {
 }
 
 /**
- * A credential kept in a file (a bearer token, or `user:password`), trimmed. Throws a PrometheusError naming the
- * file, never its content.
+ * A credential kept in a file (a bearer token, or `user:password`): a regular file of at most
+ * MAX_CREDENTIAL_BYTES holding one line, trimmed. Throws a PrometheusError (`local`) naming the file and
+ * what is wrong, never its content: empty, more than one line, characters an HTTP header cannot carry.
  */
 export function readCredentialFile(path: string, what: 'token' | 'basic-auth'): string {
+  const flag = what === 'token' ? '--prometheus-token-file' : '--prometheus-basic-auth-file';
+  const shape = what === 'token' ? 'the token' : 'user:password';
+  let text: string;
   try {
-    return readFileSync(path, 'utf8').trim();
+    text = readSmallFile(path, flag, MAX_CREDENTIAL_BYTES).trim();
   } catch (e) {
-    throw new PrometheusError('refused', `cannot read the Prometheus ${what} file ${path}: ${(e as Error).message}`);
+    throw new PrometheusError('local', (e as Error).message);
   }
+  if (!text) throw new PrometheusError('local', `${flag} ${path} is empty: put ${shape} in it, on one line.`);
+  if (/[\r\n]/.test(text))
+    throw new PrometheusError(
+      'local',
+      `${flag} ${path} holds more than one line: put ${shape} alone on one line (it travels in an HTTP header).`,
+    );
+  if (/[^\x20-\x7e]/.test(text))
+    throw new PrometheusError(
+      'local',
+      `${flag} ${path} holds a control or non-ASCII character, which an HTTP header cannot carry: put ${shape} in it as plain ASCII.`,
+    );
+  if (what === 'basic-auth' && !text.includes(':'))
+    throw new PrometheusError('local', `${flag} ${path} must hold user:password (no ":" found).`);
+  return text;
 }
+
+/** A PromQL expression shortened for a message: its start and its end, where a selector's matchers are. */
+const shortQuery = (expr: string) => {
+  const flat = terminalText(expr, 100_000);
+  return flat.length > 240 ? `${flat.slice(0, 100)} … ${flat.slice(-130)}` : flat;
+};
 
 /** A client for the Prometheus at `opts.url`. Throws a `PrometheusError` for a URL it cannot use. */
 export function createPrometheusClient(opts: PrometheusOptions): PrometheusClient {
@@ -83,68 +124,138 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
     base = new URL(opts.url);
   } catch {
     throw new PrometheusError(
-      'bad-query',
-      `"${opts.url}" is not a URL: give Prometheus's address, e.g. http://127.0.0.1:9090`,
+      'local',
+      `"${redactUrl(opts.url)}" is not a URL: give Prometheus's address, e.g. http://127.0.0.1:9090`,
     );
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:')
-    throw new PrometheusError('bad-query', `Prometheus must be reached over http or https, not ${base.protocol}`);
+    throw new PrometheusError(
+      'local',
+      `Prometheus must be reached over http or https, not ${terminalText(base.protocol, 20)}`,
+    );
   const headers: Record<string, string> = { accept: 'application/json' };
+  const secrets: string[] = [];
   if (base.username || base.password) {
-    headers['authorization'] =
-      `Basic ${Buffer.from(`${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}`).toString('base64')}`;
+    const user = decodeURIComponent(base.username);
+    const password = decodeURIComponent(base.password);
+    secrets.push(password, base.password);
+    headers['authorization'] = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
     base.username = '';
     base.password = '';
   }
   const basicAuth = opts.basicAuthFile ? readCredentialFile(opts.basicAuthFile, 'basic-auth') : opts.basicAuth;
-  if (basicAuth) headers['authorization'] = `Basic ${Buffer.from(basicAuth).toString('base64')}`;
-  if (opts.tokenFile) {
-    const token = readCredentialFile(opts.tokenFile, 'token');
-    if (!token) throw new PrometheusError('refused', `the Prometheus token file ${opts.tokenFile} is empty`);
+  if (basicAuth) {
+    secrets.push(basicAuth, basicAuth.slice(basicAuth.indexOf(':') + 1));
+    headers['authorization'] = `Basic ${Buffer.from(basicAuth).toString('base64')}`;
+  }
+  const token = opts.tokenFile ? readCredentialFile(opts.tokenFile, 'token') : opts.bearerToken;
+  if (token) {
+    secrets.push(token);
     headers['authorization'] = `Bearer ${token}`;
   }
+  if (headers['authorization']) secrets.push(headers['authorization'], headers['authorization'].split(' ')[1]!);
   const where = base.origin + base.pathname.replace(/\/$/, '');
   const doFetch = opts.fetchImpl ?? fetch;
   const timeoutMs = opts.timeoutMs ?? 30_000;
+  const maxBytes = opts.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  const maxSeries = opts.maxSeries ?? MAX_SERIES;
   let requests = 0;
+  /** Every message leaves with the credentials taken out and control characters stripped. */
+  const fail = (kind: PrometheusError['kind'], message: string) =>
+    new PrometheusError(kind, terminalText(withoutSecrets(message, secrets), 1000));
+  const tooSlow = (expr: string) =>
+    fail(
+      'timeout',
+      `Prometheus took longer than ${timeoutMs / 1000} s for query ${shortQuery(expr)}; try --query-timeout or the recording rules (deploy/prometheus/saturate-rules.yml)`,
+    );
 
   async function call(path: string, params: Record<string, string>): Promise<ApiBody['data']> {
     requests++;
     const url = `${where}${path}`;
+    const expr = params['query'] ?? '';
+    const signal = AbortSignal.timeout(timeoutMs);
     let res: Response;
     try {
       res = await doFetch(url, {
         method: 'POST', // long selectors fit in a body, not a URL
         headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams(params).toString(),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal,
         redirect: 'error',
       });
     } catch (e) {
       const err = e as Error;
-      if (err.name === 'TimeoutError' || err.name === 'AbortError')
-        throw new PrometheusError('timeout', `Prometheus at ${where} did not answer within ${timeoutMs / 1000} s`);
-      throw new PrometheusError('unreachable', `cannot reach Prometheus at ${where}: ${causeOf(err)}`);
+      if (err.name === 'TimeoutError' || err.name === 'AbortError' || signal.aborted) throw tooSlow(expr);
+      throw fail('unreachable', `cannot reach Prometheus at ${where}: ${causeOf(err)}`);
     }
-    if (res.status === 401 || res.status === 403)
-      throw new PrometheusError(
+    if (res.status === 401 || res.status === 403) {
+      void res.body?.cancel().catch(() => {});
+      throw fail(
         'unauthorized',
         `Prometheus at ${where} refused the request (HTTP ${res.status}): check --prometheus-token-file or the user and password`,
       );
+    }
+    const text = await readCapped(res, signal, expr);
     let body: ApiBody;
     try {
-      body = (await res.json()) as ApiBody;
+      body = JSON.parse(text) as ApiBody;
     } catch {
-      throw new PrometheusError(
+      throw fail(
         'refused',
         `${where} answered HTTP ${res.status} without Prometheus's JSON: is this Prometheus's address?`,
       );
     }
-    if (body.status !== 'success' || !body.data) {
-      const kind = res.status === 400 || body.errorType === 'bad_data' ? 'bad-query' : 'refused';
-      throw new PrometheusError(kind, `Prometheus at ${where} said: ${body.error ?? `HTTP ${res.status}`}`);
+    if (body?.status !== 'success' || !body.data || !Array.isArray(body.data.result)) {
+      const kind = res.status === 400 || body?.errorType === 'bad_data' ? 'bad-query' : 'refused';
+      const said = typeof body?.error === 'string' ? terminalText(body.error, 300) : `HTTP ${res.status}`;
+      if (body?.errorType === 'timeout' || res.status === 503) throw tooSlow(expr);
+      throw fail(kind, `Prometheus at ${where} said: ${said}`);
     }
     return body.data;
+  }
+
+  /**
+   * The body as text, read as it arrives: refused past `maxBytes` or `maxSeries` (counted as `"metric":`
+   * keys go by) before it is all in memory, and a timeout while it streams reported as a timeout.
+   */
+  async function readCapped(res: Response, signal: AbortSignal, expr: string): Promise<string> {
+    const tooBig = (what: string) =>
+      fail(
+        'too-big',
+        `Prometheus answered ${what} for query ${shortQuery(expr)}; narrow --selector or use the recording rules (deploy/prometheus/saturate-rules.yml)`,
+      );
+    const declared = Number(res.headers.get('content-length'));
+    if (declared > maxBytes) {
+      void res.body?.cancel().catch(() => {});
+      throw tooBig(`more than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+    }
+    if (!res.body) return '';
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    const parts: string[] = [];
+    let bytes = 0;
+    let series = 0;
+    let tail = '';
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        bytes += value.byteLength;
+        if (bytes > maxBytes) throw tooBig(`more than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+        const part = decoder.decode(value, { stream: true });
+        parts.push(part);
+        series += countOf(tail + part, '"metric":');
+        tail = part.slice(-8);
+        if (series > maxSeries) throw tooBig(`more than ${maxSeries.toLocaleString('en-US')} series`);
+      }
+    } catch (e) {
+      void reader.cancel().catch(() => {});
+      if (e instanceof PrometheusError) throw e;
+      if (signal.aborted) throw tooSlow(expr);
+      throw fail('unreachable', `Prometheus at ${where} broke off its answer: ${causeOf(e as Error)}`);
+    }
+    parts.push(decoder.decode());
+    return parts.join('');
   }
 
   return {
@@ -155,7 +266,10 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
     async query(expr, timeS) {
       const data = await call('/api/v1/query', { query: expr, time: String(timeS) });
       if (data?.resultType !== 'vector') return [];
-      return data.result.map((r) => ({ labels: r.metric, value: Number(r.value?.[1]) }));
+      return data.result.map((r) => ({
+        labels: labelsOf(r?.metric),
+        value: Array.isArray(r?.value) ? Number(r.value[1]) : NaN,
+      }));
     },
     async queryRange(expr, startS, endS, stepS) {
       const data = await call('/api/v1/query_range', {
@@ -166,11 +280,28 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
       });
       if (data?.resultType !== 'matrix') return [];
       return data.result.map((r) => ({
-        labels: r.metric,
-        points: (r.values ?? []).map(([t, v]) => [t, Number(v)] as [number, number]),
+        labels: labelsOf(r?.metric),
+        points: (Array.isArray(r?.values) ? r.values : []).map((p): [number, number] =>
+          Array.isArray(p) ? [Number(p[0]), Number(p[1])] : [NaN, NaN],
+        ),
       }));
     },
   };
+}
+
+/** Occurrences of `needle` in `text`. */
+function countOf(text: string, needle: string): number {
+  let n = 0;
+  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+/** A series' labels as plain strings (a hostile answer may send anything). */
+function labelsOf(metric: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (metric && typeof metric === 'object')
+    for (const [k, v] of Object.entries(metric)) if (typeof v === 'string') out[k] = v;
+  return out;
 }
 
 function causeOf(e: Error): string {
