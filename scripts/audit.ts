@@ -9,7 +9,13 @@ import { writeFileSync } from 'node:fs';
 import { checkOutPath } from './out-path.ts';
 import { parseArgs } from 'node:util';
 import { audit } from '../server/fleet/audit.ts';
-import { createPrometheusClient, PrometheusError, readCredentialFile } from '../server/fleet/prometheus-api.ts';
+import {
+  createPrometheusClient,
+  MAX_RESPONSE_BYTES,
+  MAX_SERIES,
+  PrometheusError,
+  readCredentialFile,
+} from '../server/fleet/prometheus-api.ts';
 import { selectorMatchers } from '../server/fleet/collect.ts';
 import { terminalText } from '../server/fleet/plain-text.ts';
 import { parseWindow, toJson, toMarkdown } from '../server/fleet/report.ts';
@@ -31,6 +37,8 @@ throttled or hung, with what those hours cost.
   --price-per-gpu-hour <usd>      price every GPU's wasteful hours at this (default: each model's list price
                                   in src/lib/gpu-prices.ts, sourced and dated; models without one: hours only)
   --query-timeout <seconds>       how long one query may take, whole answer included (default 30)
+  --max-response-mb <MB>          the largest answer read from Prometheus (default 64)
+  --max-series <N>                the most series one answer may hold (default 50000, some 3,000 GPUs)
   --json                          JSON on stdout instead of Markdown
   --out <file>                    write the report to a file (its folder must exist; checked before any query)
   --help
@@ -72,6 +80,8 @@ export async function runAudit(
         end: { type: 'string' },
         'price-per-gpu-hour': { type: 'string' },
         'query-timeout': { type: 'string', default: '30' },
+        'max-response-mb': { type: 'string', default: String(MAX_RESPONSE_BYTES / 1024 / 1024) },
+        'max-series': { type: 'string', default: String(MAX_SERIES) },
         json: { type: 'boolean', default: false },
         out: { type: 'string' },
         help: { type: 'boolean', default: false },
@@ -101,6 +111,16 @@ export async function runAudit(
       throw new UsageError(
         `--query-timeout must be a number of seconds from 1 to 3600 such as 120 (got "${terminalText(values['query-timeout'], 40)}")`,
       );
+    const maxResponseMb = Number(values['max-response-mb']);
+    if (!(Number.isFinite(maxResponseMb) && maxResponseMb >= 1 && maxResponseMb <= 4096))
+      throw new UsageError(
+        `--max-response-mb must be a number of MB from 1 to 4096 (got "${terminalText(values['max-response-mb'], 40)}")`,
+      );
+    const maxSeries = Number(values['max-series']);
+    if (!(Number.isInteger(maxSeries) && maxSeries >= 1))
+      throw new UsageError(
+        `--max-series must be a whole number such as 50000 (got "${terminalText(values['max-series'], 40)}")`,
+      );
     // Local files first, so a mistake in one costs no query: the credentials, then where the report goes.
     let basicAuth: string | undefined;
     let token: string | undefined;
@@ -121,7 +141,17 @@ export async function runAudit(
     } catch (e) {
       throw new UsageError(`--window ${(e as Error).message}`);
     }
-    opts = { ...values, price, endS: Math.floor(endMs / 1000), windowS, basicAuth, token, queryTimeoutS };
+    opts = {
+      ...values,
+      price,
+      endS: Math.floor(endMs / 1000),
+      windowS,
+      basicAuth,
+      token,
+      queryTimeoutS,
+      maxResponseMb,
+      maxSeries,
+    };
   } catch (e) {
     err(`audit: ${terminalText((e as Error).message, 1000)}\n\n${AUDIT_USAGE}\n`);
     return EXIT.usage;
@@ -132,6 +162,8 @@ export async function runAudit(
       bearerToken: opts.token,
       basicAuth: opts.basicAuth,
       timeoutMs: opts.queryTimeoutS * 1000,
+      maxResponseBytes: opts.maxResponseMb * 1024 * 1024,
+      maxSeries: opts.maxSeries,
     });
     const report = await audit(client, {
       windowS: opts.windowS,

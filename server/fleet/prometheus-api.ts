@@ -28,10 +28,13 @@ export interface PrometheusOptions {
   fetchImpl?: typeof fetch;
 }
 
-/** The default cap on one answer's size: about 10,000 GPUs' live view. */
-export const MAX_RESPONSE_BYTES = 192 * 1024 * 1024;
-/** The default cap on the series in one answer: 10,000 GPUs × every dcgm-exporter series the fleet reads. */
-export const MAX_SERIES = 200_000;
+/**
+ * The default cap on one answer's size. A GPU's live view is about 10 KB (15 series of 21 points with their
+ * labels), so this holds some 5,000 GPUs; past it the audit stops reading and says to narrow the selector.
+ */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** The default cap on the series in one answer: some 3,000–4,000 GPUs with every default dcgm-exporter series. */
+export const MAX_SERIES = 50_000;
 /** A credential file larger than this is not a credential. */
 export const MAX_CREDENTIAL_BYTES = 64 * 1024;
 
