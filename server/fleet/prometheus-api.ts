@@ -20,9 +20,9 @@ export interface PrometheusOptions {
   basicAuthFile?: string | undefined;
   /** Per request, ms: a query whose whole answer has not arrived by then is a timeout. */
   timeoutMs?: number;
-  /** The largest answer read, bytes (default MAX_RESPONSE_BYTES). */
+  /** The most bytes the answers being read at one time may hold together (default MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number;
-  /** The most series one answer may hold (default MAX_SERIES). */
+  /** The most series the answers being read at one time may hold together (default MAX_SERIES). */
   maxSeries?: number;
   /** The fetch to use (tests pass none: the real one). */
   fetchImpl?: typeof fetch;
@@ -163,6 +163,10 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
   const maxBytes = opts.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   const maxSeries = opts.maxSeries ?? MAX_SERIES;
   let requests = 0;
+  // What the answers being read right now hold together: the caps bound them all, so eight queries in parallel
+  // (an audit) cannot hold eight times the cap.
+  let inFlightBytes = 0;
+  let inFlightSeries = 0;
   /** Every message leaves with the credentials taken out and control characters stripped. */
   const fail = (kind: PrometheusError['kind'], message: string) =>
     new PrometheusError(kind, terminalText(withoutSecrets(message, secrets), 1000));
@@ -218,14 +222,14 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
   }
 
   /**
-   * The body as text, read as it arrives: refused past `maxBytes` or `maxSeries` (counted as `"metric":`
-   * keys go by) before it is all in memory, and a timeout while it streams reported as a timeout.
+   * The body as text, read as it arrives: refused once the answers in flight hold more than `maxBytes` or
+   * `maxSeries` (counted as `"metric":` keys go by), before any is all in memory, and a timeout while it streams reported as a timeout.
    */
   async function readCapped(res: Response, signal: AbortSignal, expr: string): Promise<string> {
     const tooBig = (what: string) =>
       fail(
         'too-big',
-        `Prometheus answered ${what} for query ${shortQuery(expr)}; narrow --selector or use the recording rules (deploy/prometheus/saturate-rules.yml)`,
+        `Prometheus answered ${what} for query ${shortQuery(expr)} with the queries read beside it; narrow --selector or use the recording rules (deploy/prometheus/saturate-rules.yml)`,
       );
     const declared = Number(res.headers.get('content-length'));
     if (declared > maxBytes) {
@@ -234,31 +238,37 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
     }
     if (!res.body) return '';
     const reader = res.body.getReader();
-    const decoder = new TextDecoder();
-    const parts: string[] = [];
+    // Raw bytes until the end (external memory, not V8 strings): an answer refused half-way costs no decoding.
+    const parts: Buffer[] = [];
     let bytes = 0;
     let series = 0;
-    let tail = '';
+    let tail = Buffer.alloc(0);
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        bytes += value.byteLength;
-        if (bytes > maxBytes) throw tooBig(`more than ${Math.round(maxBytes / 1024 / 1024)} MB`);
-        const part = decoder.decode(value, { stream: true });
-        parts.push(part);
-        series += countOf(tail + part, '"metric":');
-        tail = part.slice(-8);
-        if (series > maxSeries) throw tooBig(`more than ${maxSeries.toLocaleString('en-US')} series`);
+        const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+        bytes += chunk.length;
+        inFlightBytes += chunk.length;
+        if (inFlightBytes > maxBytes) throw tooBig(`more than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+        parts.push(chunk);
+        // A key split between two chunks is counted in the window across their boundary.
+        const more = countOf(chunk) + countOf(Buffer.concat([tail, chunk.subarray(0, METRIC_KEY.length - 1)]));
+        series += more;
+        inFlightSeries += more;
+        tail = Buffer.from(chunk.subarray(Math.max(0, chunk.length - (METRIC_KEY.length - 1))));
+        if (inFlightSeries > maxSeries) throw tooBig(`more than ${maxSeries.toLocaleString('en-US')} series`);
       }
     } catch (e) {
       void reader.cancel().catch(() => {});
       if (e instanceof PrometheusError) throw e;
       if (signal.aborted) throw tooSlow(expr);
       throw fail('unreachable', `Prometheus at ${where} broke off its answer: ${causeOf(e as Error)}`);
+    } finally {
+      inFlightBytes -= bytes;
+      inFlightSeries -= series;
     }
-    parts.push(decoder.decode());
-    return parts.join('');
+    return Buffer.concat(parts, bytes).toString('utf8');
   }
 
   return {
@@ -292,10 +302,13 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
   };
 }
 
-/** Occurrences of `needle` in `text`. */
-function countOf(text: string, needle: string): number {
+/** The key each series of an answer has once: counting it counts series as they arrive. */
+const METRIC_KEY = Buffer.from('"metric":');
+
+/** Occurrences of METRIC_KEY in `bytes`. */
+function countOf(bytes: Buffer): number {
   let n = 0;
-  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length)) n++;
+  for (let i = bytes.indexOf(METRIC_KEY); i >= 0; i = bytes.indexOf(METRIC_KEY, i + METRIC_KEY.length)) n++;
   return n;
 }
 

@@ -153,7 +153,7 @@ describe('bounded', () => {
     const r = await audit(['--max-response-mb', '2']);
     expect(r.code).toBe(EXIT.tooSlow);
     expect(r.err).toMatch(
-      /Prometheus answered more than 2 MB for query .*; narrow --selector or use the recording rules/,
+      /Prometheus answered more than 2 MB for query .*; narrow --selector or use the recording rules/s,
     );
   });
 
