@@ -22,7 +22,9 @@ export type HostileMode =
   | 'stall-mid-body' // HTTP 200 and half an answer, then nothing
   | 'hostile-error' // HTTP 400 whose error text holds escape codes, bidi controls and 100 KB
   | 'echo-auth' // HTTP 422 whose error text repeats the Authorization header it got
-  | 'unauthorized'; // HTTP 401
+  | 'unauthorized' // HTTP 401
+  | 'html' // HTTP 200 with a web page (the address of something else)
+  | 'redirect'; // HTTP 307 to /stolen on the same fake: a client that follows it forwards its credentials
 
 /** A busy, healthy H100: GPU-Util 100 %, SM activity 0.9, tensor 0.6 (values as dcgm-exporter sends them). */
 export const BUSY: Record<string, number> = {
@@ -223,6 +225,13 @@ function answer(fake: HostilePrometheus, req: IncomingMessage, res: ServerRespon
   switch (fake.mode) {
     case 'fleet':
       return json(res, 200, { status: 'success', data: fleetAnswer(path, params, fake.gpus) });
+    case 'html':
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return void res.end('<!doctype html><title>Grafana</title><script>alert(1)</script>');
+    case 'redirect':
+      if (path === '/stolen') return json(res, 200, { status: 'success', data: { resultType: 'matrix', result: [] } });
+      res.writeHead(307, { location: '/stolen' });
+      return void res.end();
     case 'unauthorized':
       return json(res, 401, { status: 'error', errorType: 'unauthorized', error: 'unauthorized' });
     case 'echo-auth':

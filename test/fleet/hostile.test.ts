@@ -147,6 +147,24 @@ describe('reports are data, not markup', () => {
   });
 });
 
+describe('what held keeps holding', () => {
+  test('a web page instead of Prometheus fails cleanly, exit 2, saying what to check', async () => {
+    fake.mode = 'html';
+    const r = await audit([]);
+    expect(r.code).toBe(EXIT.prometheus);
+    expect(r.err).toMatch(/without Prometheus's JSON: is this Prometheus's address\?/);
+  });
+
+  test('a redirect is refused, so no credential is forwarded', async () => {
+    fake.mode = 'redirect';
+    const token = join(dir, 'redirect-token');
+    writeFileSync(token, 'a-token-for-prometheus\n');
+    const r = await audit(['--prometheus-token-file', token]);
+    expect(r.code).toBe(EXIT.prometheus);
+    expect(fake.requests).not.toContain('/stolen');
+  });
+});
+
 describe('bounded', () => {
   test('an answer over the size cap is refused with what to do, before it is all read', async () => {
     fake.mode = 'huge-body';
@@ -178,13 +196,13 @@ describe('bounded', () => {
   test('the lab server runs at most one fleet refresh at a time', async () => {
     fake.mode = 'fleet';
     fake.gpus = healthy();
-    const source = await openPrometheusSource({ url: fake.url, refreshS: 15, timeoutMs: 1000 });
+    const source = await openPrometheusSource({ url: fake.url, refreshS: 15, timeoutMs: 5000 });
     try {
       fake.mode = 'stall-mid-body';
       const asked = fake.requests.length;
       await Promise.all([source.refresh(), source.refresh(), source.refresh()]);
       expect(fake.requests.length - asked).toBe(4); // one refresh's four queries
-      expect(source.read(Date.now()).gpus[0]!.error).toMatch(/took longer than 1 s/);
+      expect(source.read(Date.now()).gpus[0]!.error).toMatch(/took longer than 5 s/);
     } finally {
       source.close();
     }
