@@ -277,8 +277,9 @@ async function collectSegments(
     ...names.map((n) => tag(`avg_over_time(${n}{${user}}[${segmentS}s])`, n)),
     ...CLOCK_EVENT_REASONS.filter((r) => r.limiting).map((r) =>
       tag(
-        // Only masks in range (0 up to DCGM's 32-bit blank) count: a sentinel would set every bit.
-        `avg_over_time((((DCGM_FI_DEV_CLOCKS_EVENT_REASONS{${user}} >= 0 < ${0x7ffffff0}) % ${2 * r.bit}) >= bool ${r.bit})[${segmentS}s:${scrapeS}s])`,
+        // Masks at DCGM's 32-bit blank or above are dropped (a sentinel would set every bit); a negative one has no
+        // bit set under PromQL's %, so one comparison is enough.
+        `avg_over_time((((DCGM_FI_DEV_CLOCKS_EVENT_REASONS{${user}} < ${0x7ffffff0}) % ${2 * r.bit}) >= bool ${r.bit})[${segmentS}s:${scrapeS}s])`,
         `${REASON_PREFIX}${r.name}`,
       ),
     ),

@@ -4,8 +4,11 @@
  * module: errors and logs name the Prometheus URL without them.
  * See https://prometheus.io/docs/prometheus/latest/querying/api/
  */
-import { readSmallFile } from '../files.ts';
+import { readCredentialFile } from './credentials.ts';
 import { redactUrl, terminalText, withoutSecrets } from './plain-text.ts';
+import { PrometheusError } from './prometheus-error.ts';
+
+export { PrometheusError, readCredentialFile };
 
 export interface PrometheusOptions {
   /** Base URL, e.g. `http://prometheus:9090` (a path prefix such as `/prom` is kept). */
@@ -35,21 +38,6 @@ export interface PrometheusOptions {
 export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** The default cap on the series in one answer: some 3,000–4,000 GPUs with every default dcgm-exporter series. */
 export const MAX_SERIES = 50_000;
-/** A credential file larger than this is not a credential. */
-export const MAX_CREDENTIAL_BYTES = 64 * 1024;
-
-/**
- * Why a query failed, in words a platform engineer can act on. `local`: a flag or a local file is wrong;
- * `too-big`: the answer is over the size or series cap; `timeout`: the answer did not arrive in time.
- */
-export class PrometheusError extends Error {
-  override name = 'PrometheusError';
-  readonly kind: 'local' | 'unreachable' | 'unauthorized' | 'refused' | 'bad-query' | 'timeout' | 'too-big';
-  constructor(kind: PrometheusError['kind'], message: string) {
-    super(message);
-    this.kind = kind;
-  }
-}
 
 /** One series of an instant vector: its labels and value. */
 export interface InstantSeries {
@@ -82,36 +70,6 @@ interface ApiBody {
     resultType: string;
     result: { metric: Record<string, string>; value?: [number, string]; values?: [number, string][] }[];
   };
-}
-
-/**
- * A credential kept in a file (a bearer token, or `user:password`): a regular file of at most
- * MAX_CREDENTIAL_BYTES holding one line, trimmed. Throws a PrometheusError (`local`) naming the file and
- * what is wrong, never its content: empty, more than one line, characters an HTTP header cannot carry.
- */
-export function readCredentialFile(path: string, what: 'token' | 'basic-auth'): string {
-  const flag = what === 'token' ? '--prometheus-token-file' : '--prometheus-basic-auth-file';
-  const shape = what === 'token' ? 'the token' : 'user:password';
-  let text: string;
-  try {
-    text = readSmallFile(path, flag, MAX_CREDENTIAL_BYTES).trim();
-  } catch (e) {
-    throw new PrometheusError('local', (e as Error).message);
-  }
-  if (!text) throw new PrometheusError('local', `${flag} ${path} is empty: put ${shape} in it, on one line.`);
-  if (/[\r\n]/.test(text))
-    throw new PrometheusError(
-      'local',
-      `${flag} ${path} holds more than one line: put ${shape} alone on one line (it travels in an HTTP header).`,
-    );
-  if (/[^\x20-\x7e]/.test(text))
-    throw new PrometheusError(
-      'local',
-      `${flag} ${path} holds a control or non-ASCII character, which an HTTP header cannot carry: put ${shape} in it as plain ASCII.`,
-    );
-  if (what === 'basic-auth' && !text.includes(':'))
-    throw new PrometheusError('local', `${flag} ${path} must hold user:password (no ":" found).`);
-  return text;
 }
 
 /** A PromQL expression shortened for a message: its start and its end, where a selector's matchers are. */
