@@ -1,17 +1,26 @@
 /**
  * `npm run audit -- --prometheus <url> [--window 24h] [--selector '{…}'] [--price-per-gpu-hour N]
  * [--json | --out report.md]`: where a fleet's GPUs are wasted and what it costs, read from the Prometheus
- * that scrapes dcgm-exporter. Exit codes: 0 report written, 1 bad flags, 2 Prometheus unreachable or
- * refusing, 3 no GPU matched the selector.
+ * that scrapes dcgm-exporter. Exit codes (EXIT): 0 report written, 1 a flag or a local file is wrong
+ * (credential files included, checked before any query), 2 Prometheus unreachable or refusing, 3 no GPU
+ * matched the selector, 4 Prometheus too slow or its answer too large.
  */
 import { writeFileSync } from 'node:fs';
+import { checkOutPath } from './out-path.ts';
 import { parseArgs } from 'node:util';
 import { audit } from '../server/fleet/audit.ts';
-import { createPrometheusClient, PrometheusError, readCredentialFile } from '../server/fleet/prometheus-api.ts';
+import {
+  createPrometheusClient,
+  MAX_RESPONSE_BYTES,
+  MAX_SERIES,
+  PrometheusError,
+  readCredentialFile,
+} from '../server/fleet/prometheus-api.ts';
 import { selectorMatchers } from '../server/fleet/collect.ts';
+import { terminalText } from '../server/fleet/plain-text.ts';
 import { parseWindow, toJson, toMarkdown } from '../server/fleet/report.ts';
 
-export const EXIT = { ok: 0, usage: 1, prometheus: 2, noMatch: 3 } as const;
+export const EXIT = { ok: 0, usage: 1, prometheus: 2, noMatch: 3, tooSlow: 4 } as const;
 
 export const AUDIT_USAGE = `Usage: npm run audit -- --prometheus <url> [options]
 
@@ -27,13 +36,28 @@ throttled or hung, with what those hours cost.
   --end <ISO time>                the end of the window (default: now)
   --price-per-gpu-hour <usd>      price every GPU's wasteful hours at this (default: each model's list price
                                   in src/lib/gpu-prices.ts, sourced and dated; models without one: hours only)
+  --query-timeout <seconds>       how long one query may take, whole answer included (default 30)
+  --max-response-mb <MB>          the largest answer read from Prometheus (default 64)
+  --max-series <N>                the most series one answer may hold (default 50000, some 3,000 GPUs)
   --json                          JSON on stdout instead of Markdown
-  --out <file>                    write the report to a file
+  --out <file>                    write the report to a file (its folder must exist; checked before any query)
   --help
 
-Exit codes: 0 report written, 1 bad flags, 2 Prometheus unreachable or refusing, 3 no GPU matched.`;
+Exit codes: 0 report written, 1 a flag or a local file is wrong (credential files included), 2 Prometheus
+unreachable or refusing, 3 no GPU matched, 4 Prometheus too slow or its answer too large.`;
 
 class UsageError extends Error {}
+
+/** One rule: what each kind of Prometheus failure exits with. */
+const EXIT_OF: Record<PrometheusError['kind'], number> = {
+  local: EXIT.usage,
+  'bad-query': EXIT.usage,
+  unreachable: EXIT.prometheus,
+  unauthorized: EXIT.prometheus,
+  refused: EXIT.prometheus,
+  timeout: EXIT.tooSlow,
+  'too-big': EXIT.tooSlow,
+};
 
 /** Runs the CLI; returns the exit code. `out` and `err` are where text goes (tests pass their own). */
 export async function runAudit(
@@ -55,6 +79,9 @@ export async function runAudit(
         window: { type: 'string', default: '24h' },
         end: { type: 'string' },
         'price-per-gpu-hour': { type: 'string' },
+        'query-timeout': { type: 'string', default: '30' },
+        'max-response-mb': { type: 'string', default: String(MAX_RESPONSE_BYTES / 1024 / 1024) },
+        'max-series': { type: 'string', default: String(MAX_SERIES) },
         json: { type: 'boolean', default: false },
         out: { type: 'string' },
         help: { type: 'boolean', default: false },
@@ -79,13 +106,34 @@ export async function runAudit(
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
+    const queryTimeoutS = Number(values['query-timeout']);
+    if (!(Number.isFinite(queryTimeoutS) && queryTimeoutS >= 1 && queryTimeoutS <= 3600))
+      throw new UsageError(
+        `--query-timeout must be a number of seconds from 1 to 3600 such as 120 (got "${terminalText(values['query-timeout'], 40)}")`,
+      );
+    const maxResponseMb = Number(values['max-response-mb']);
+    if (!(Number.isFinite(maxResponseMb) && maxResponseMb >= 1 && maxResponseMb <= 4096))
+      throw new UsageError(
+        `--max-response-mb must be a number of MB from 1 to 4096 (got "${terminalText(values['max-response-mb'], 40)}")`,
+      );
+    const maxSeries = Number(values['max-series']);
+    if (!(Number.isInteger(maxSeries) && maxSeries >= 1))
+      throw new UsageError(
+        `--max-series must be a whole number such as 50000 (got "${terminalText(values['max-series'], 40)}")`,
+      );
+    // Local files first, so a mistake in one costs no query: the credentials, then where the report goes.
     let basicAuth: string | undefined;
-    if (values['prometheus-basic-auth-file']) {
-      try {
+    let token: string | undefined;
+    try {
+      if (values['prometheus-basic-auth-file'])
         basicAuth = readCredentialFile(values['prometheus-basic-auth-file'], 'basic-auth');
-      } catch (e) {
-        throw new UsageError(`--prometheus-basic-auth-file: ${(e as Error).message}`);
-      }
+      if (values['prometheus-token-file']) token = readCredentialFile(values['prometheus-token-file'], 'token');
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    if (values.out !== undefined) {
+      const problem = checkOutPath(values.out);
+      if (problem) throw new UsageError(problem);
     }
     let windowS: number;
     try {
@@ -93,16 +141,29 @@ export async function runAudit(
     } catch (e) {
       throw new UsageError(`--window ${(e as Error).message}`);
     }
-    opts = { ...values, price, endS: Math.floor(endMs / 1000), windowS, basicAuth };
+    opts = {
+      ...values,
+      price,
+      endS: Math.floor(endMs / 1000),
+      windowS,
+      basicAuth,
+      token,
+      queryTimeoutS,
+      maxResponseMb,
+      maxSeries,
+    };
   } catch (e) {
-    err(`audit: ${(e as Error).message}\n\n${AUDIT_USAGE}\n`);
+    err(`audit: ${terminalText((e as Error).message, 1000)}\n\n${AUDIT_USAGE}\n`);
     return EXIT.usage;
   }
   try {
     const client = createPrometheusClient({
       url: opts.prometheus!,
-      tokenFile: opts['prometheus-token-file'],
+      bearerToken: opts.token,
       basicAuth: opts.basicAuth,
+      timeoutMs: opts.queryTimeoutS * 1000,
+      maxResponseBytes: opts.maxResponseMb * 1024 * 1024,
+      maxSeries: opts.maxSeries,
     });
     const report = await audit(client, {
       windowS: opts.windowS,
@@ -119,14 +180,23 @@ export async function runAudit(
     }
     const text = opts.json ? `${JSON.stringify(toJson(report), null, 2)}\n` : toMarkdown(report);
     if (opts.out) {
-      writeFileSync(opts.out, text);
-      err(`audit: wrote ${opts.out} (${report.gpus.length} GPUs, ${report.queries} queries)\n`);
+      try {
+        writeFileSync(opts.out, text);
+      } catch (e) {
+        err(`audit: cannot write --out ${terminalText(opts.out)}: ${(e as NodeJS.ErrnoException).code ?? 'error'}\n`);
+        return EXIT.usage;
+      }
+      err(`audit: wrote ${terminalText(opts.out)} (${report.gpus.length} GPUs, ${report.queries} queries)\n`);
     } else out(text);
     return EXIT.ok;
   } catch (e) {
     if (e instanceof PrometheusError) {
-      err(`audit: ${e.message}\n`);
-      return e.kind === 'bad-query' ? EXIT.usage : EXIT.prometheus;
+      const which =
+        e.kind === 'too-big' || e.kind === 'timeout'
+          ? ` (selector: ${opts.selector ? terminalText(opts.selector, 200) : 'none, so every GPU'})`
+          : '';
+      err(`audit: ${e.message}${which}\n`);
+      return EXIT_OF[e.kind];
     }
     throw e;
   }

@@ -9,7 +9,7 @@ import { createAdaptorServer, type HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
 import { DEFAULTS } from './defaults.ts';
 import { createEnergyCounter } from './fleet/energy.ts';
-import { connectionGuard, hostGuard, jsonError, originGuard, tokenGuard } from './guards.ts';
+import { connectionGuard, hostGuard, jsonError, originGuard, securityHeaders, tokenGuard } from './guards.ts';
 import type { RecordingStatus } from './recorder.ts';
 import { mountApiRoutes, siteHandler } from './routes.ts';
 import { createSampler, type Sampler, type Tick } from './sampler.ts';
@@ -135,8 +135,10 @@ export function createServer(options: ServerOptions): LabServer {
   const app = new Hono<{ Bindings: HttpBindings }>();
 
   // Guards, in order: Host (DNS rebinding), Origin (CORS), then the token on every API route but health.
+  // The security headers go on every answer, the guards' refusals included.
   const maxConnections = options.maxConnections ?? DEFAULTS.maxConnections;
   let openConnections = 0;
+  app.use('*', securityHeaders());
   app.use(
     '*',
     connectionGuard(() => openConnections, maxConnections),

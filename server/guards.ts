@@ -7,11 +7,25 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { hostChecker, tokenFrom, tokenMatches } from './security.ts';
 
-/** Headers on every response. */
+/**
+ * Headers on every response, refusals included. No page of another origin may frame the lab (its buttons
+ * change the simulation): `X-Frame-Options` for old browsers, CSP `frame-ancestors` for the rest. The CSP
+ * holds only that directive, so the site's own scripts, styles and workers load as before.
+ */
 export const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer', // the token travels in URLs: never leak it in Referer
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "frame-ancestors 'none'",
 } as const;
+
+/** Sets SECURITY_HEADERS on every answer, whatever later middleware or route answers it (mounted first). */
+export function securityHeaders(): MiddlewareHandler {
+  return async (c, next): Promise<void> => {
+    await next();
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
+  };
+}
 
 /** Every error the server answers: `{ error }` as JSON with a status. */
 export const jsonError = (
@@ -49,7 +63,7 @@ export function connectionGuard(open: () => number, max: number): MiddlewareHand
 
 /**
  * Refuses (403) a request whose Host header does not name this machine (`host` is the bind
- * address); adds SECURITY_HEADERS to every answer that passes.
+ * address). SECURITY_HEADERS come from `securityHeaders`, mounted before it.
  */
 export function hostGuard(host: string): MiddlewareHandler {
   const hostOk = hostChecker(host);
@@ -61,7 +75,6 @@ export function hostGuard(host: string): MiddlewareHandler {
         'Host not allowed: use http://127.0.0.1:<port>/ or localhost (or the configured --host).',
       );
     await next();
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
   };
 }
 

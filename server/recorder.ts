@@ -52,7 +52,13 @@ export interface RecorderOptions {
   log?: (message: string) => void;
 }
 
-const FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+// O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of hanging startup; no effect on a plain file.
+const FLAGS =
+  constants.O_WRONLY |
+  constants.O_APPEND |
+  constants.O_CREAT |
+  (constants.O_NOFOLLOW ?? 0) |
+  (constants.O_NONBLOCK ?? 0);
 
 /** Why a recording cannot start, with what to do. */
 export class RecordError extends Error {
@@ -63,13 +69,15 @@ export class RecordError extends Error {
         ? 'it is a symlink, which the lab server does not follow: name the real file'
         : code === 'ENOENT'
           ? 'its folder does not exist: create it first'
-          : code === 'EACCES' || code === 'EPERM'
-            ? 'permission denied: pick a file you can write'
-            : code === 'EROFS'
-              ? 'the file system is read-only: pick another place'
-              : code === 'ENOSPC'
-                ? 'the disk is full: free space or pick another disk'
-                : (e as Error).message;
+          : code === 'ENXIO' || code === 'ENOTREG' || code === 'EISDIR'
+            ? 'it is not a regular file (a FIFO, a device or a folder): name a plain file'
+            : code === 'EACCES' || code === 'EPERM'
+              ? 'permission denied: pick a file you can write'
+              : code === 'EROFS'
+                ? 'the file system is read-only: pick another place'
+                : code === 'ENOSPC'
+                  ? 'the disk is full: free space or pick another disk'
+                  : (e as Error).message;
     super(`Cannot record to ${file}: ${why}.`);
     this.name = 'RecordError';
   }
@@ -123,7 +131,7 @@ export function openRecorder(file: string, options: RecorderOptions): Recorder {
     const opened = openSync(file, FLAGS, 0o600);
     try {
       const st = fstatSync(opened);
-      if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EISDIR' });
+      if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTREG' });
       if ((st.mode & 0o077) !== 0) fchmodSync(opened, 0o600); // it holds PIDs and host memory
       const cut = repairTornLine(opened, file, st.size);
       if (cut > 0) log(`[record] ${file}: cut a torn last line (${cut} bytes) before appending.`);

@@ -5,7 +5,8 @@
  * `LineReader` reads such a file line by line with a fixed buffer: replay memory does not grow
  * with the file.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, readSync } from 'node:fs';
+import { openRegularFile } from './files.ts';
 
 /** The header line written when a recording run starts. */
 export interface RecordingHeader {
@@ -53,7 +54,7 @@ export class LineReader {
   #tooLong = false;
 
   constructor(path: string) {
-    this.#fd = openSync(path, 'r');
+    this.#fd = openRegularFile(path, constants.O_RDONLY, '--source replay:'); // a FIFO or device is refused at once
   }
 
   next(): string | null {

@@ -6,18 +6,21 @@
  * keeps working. The kept file is 0600 in a 0700 folder and is never read or written through a symlink.
  */
 import {
+  chmodSync,
   closeSync,
   constants,
   fchmodSync,
   fstatSync,
+  lstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
+  readSync,
   renameSync,
   writeSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { FileError, openRegularFile } from './files.ts';
 import { newToken } from './security.ts';
 
 /** What a token may be: 16–256 URL-safe characters. */
@@ -49,12 +52,19 @@ export class TokenError extends Error {
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
-/** Reads a token file without following a symlink; null when it does not exist. */
+/** A token file larger than this holds no token (a token is at most 256 characters). */
+const MAX_TOKEN_FILE_BYTES = 4096;
+
+/**
+ * Reads a token file without following a symlink; null when it does not exist. A FIFO, device or directory
+ * is refused at once, and so is a file over MAX_TOKEN_FILE_BYTES, before anything is read.
+ */
 function readTokenFile(path: string, repairMode: boolean): string | null {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | NOFOLLOW);
+    fd = openRegularFile(path, constants.O_RDONLY, repairMode ? 'The kept token' : '--token-file', { noFollow: true });
   } catch (e) {
+    if (e instanceof FileError) throw new TokenError(e.message);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
     if (code === 'ELOOP')
@@ -62,11 +72,42 @@ function readTokenFile(path: string, repairMode: boolean): string | null {
     throw new TokenError(`Cannot read the token in ${path}: ${(e as Error).message}.`);
   }
   try {
-    if (repairMode && (fstatSync(fd).mode & 0o077) !== 0) fchmodSync(fd, 0o600); // others could read it: not any more
-    return readFileSync(fd, 'utf8').trim();
+    const st = fstatSync(fd);
+    if (st.size > MAX_TOKEN_FILE_BYTES)
+      throw new TokenError(`${path} holds ${st.size} bytes: a token file holds one token of 16–256 characters.`);
+    if (repairMode && (st.mode & 0o077) !== 0) fchmodSync(fd, 0o600); // others could read it: not any more
+    const buf = Buffer.alloc(MAX_TOKEN_FILE_BYTES);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString('utf8').trim();
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Makes sure the kept token's folder is this user's own: created 0700 when missing, made 0700 when group or
+ * others could write or read it, refused when it is a symlink (it could point anywhere) or is someone else's.
+ */
+function ensurePrivateFolder(folder: string): void {
+  let st;
+  try {
+    st = lstatSync(folder);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    st = lstatSync(folder);
+  }
+  if (st.isSymbolicLink())
+    throw new TokenError(
+      `${folder} is a symlink: the lab server keeps its token only in a real folder. Replace it with a folder (mkdir -m 700 ${folder}), or pass --token-file.`,
+    );
+  if (!st.isDirectory()) throw new TokenError(`${folder} is not a folder: move it away, or pass --token-file.`);
+  if ((st.mode & 0o077) === 0) return;
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid())
+    throw new TokenError(
+      `${folder} belongs to another user and others can open it: the token cannot be kept private there. Pass --token-file or set SATURATE_TOKEN.`,
+    );
+  chmodSync(folder, 0o700);
 }
 
 /** Writes `token` to `path` as a new 0600 file (temporary name, then rename), its folder 0700. */
@@ -113,6 +154,14 @@ export function chooseToken(options: {
   const fromEnv = options.env['SATURATE_TOKEN'];
   if (fromEnv) return { token: check(fromEnv, 'SATURATE_TOKEN'), from: 'env', path: null, created: false };
   const path = keptTokenPath(options.env, options.home);
+  try {
+    ensurePrivateFolder(dirname(path));
+  } catch (e) {
+    if (e instanceof TokenError) throw e;
+    throw new TokenError(
+      `Cannot keep the token in ${dirname(path)}: ${(e as Error).message}. Set SATURATE_TOKEN or pass --token-file instead.`,
+    );
+  }
   const kept = options.newToken ? null : readTokenFile(path, true);
   if (kept !== null && TOKEN_PATTERN.test(kept)) return { token: kept, from: 'kept', path, created: false };
   const token = newToken();

@@ -25,6 +25,7 @@ import {
 } from './collect.ts';
 import type { PrometheusClient } from './prometheus-api.ts';
 import { costOf, type CostSummary } from './cost.ts';
+import { readEnergyIncrease } from './readings.ts';
 
 export const MAX_SEGMENTS = 28;
 
@@ -113,15 +114,20 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
       opts.endS,
     ),
   ]);
-  const energyOf = new Map(energy.map((s) => [gpuKeyOf(s.labels), s.value]));
+  const energyOf = new Map<string, number>();
+  for (const s of energy) {
+    const r = readEnergyIncrease(s.value, opts.windowS); // a NaN or a sentinel leaves that GPU's energy unknown
+    if (r.value !== null) energyOf.set(gpuKeyOf(s.labels), r.value);
+  }
   const byKey = new Map<string, GpuAudit>();
   for (const h of live) {
     const verdicts = verdictsOf(h.messages, liveS, h.gpus.map(ownerOf));
     h.gpus.forEach((g, i) => {
       const v = verdicts[i];
+      const bad = h.corrupt.findLast((m) => m.has(i))?.get(i);
       byKey.set(g.key, {
         ...g,
-        verdict: v ? pickVerdict(v) : noData('no scrape in the last minutes'),
+        verdict: bad ? badReading(bad) : v ? pickVerdict(v) : noData('no scrape in the last minutes'),
         hours: {},
         reportedHours: 0,
         energyKWh: energyOf.has(g.key) ? energyOf.get(g.key)! / 3.6e9 : null,
@@ -166,6 +172,19 @@ function pickVerdict(d: Diagnosis): GpuAudit['verdict'] {
   };
 }
 
+/** The verdict of a GPU that sent a corrupt reading (readings.ts): "can't tell", with the reading named. */
+export function badReading(why: string): GpuAudit['verdict'] {
+  return {
+    kind: 'cant-tell',
+    title: "Can't tell: Prometheus sent an impossible reading",
+    confidence: 'low',
+    evidence: [why],
+    next: 'Check dcgm-exporter on this host (its version and counters CSV) and any recording rule that feeds this series.',
+    cardId: 'dcgm-exporter-prometheus-grafana',
+    decide: 'Readings within their range from dcgm-exporter.',
+  };
+}
+
 function noData(why: string): GpuAudit['verdict'] {
   return {
     kind: 'cant-tell',
@@ -198,7 +217,7 @@ function accumulate(h: FleetHost, segmentS: number, byKey: Map<string, GpuAudit>
         };
         byKey.set(g.key, a);
       }
-      const kind = verdicts[i]?.kind ?? 'cant-tell';
+      const kind = h.corrupt[mi]?.has(i) ? 'cant-tell' : (verdicts[i]?.kind ?? 'cant-tell');
       a.hours[kind] = (a.hours[kind] ?? 0) + hours;
       a.reportedHours += hours;
     });
@@ -258,7 +277,9 @@ async function collectSegments(
     ...names.map((n) => tag(`avg_over_time(${n}{${user}}[${segmentS}s])`, n)),
     ...CLOCK_EVENT_REASONS.filter((r) => r.limiting).map((r) =>
       tag(
-        `avg_over_time(((DCGM_FI_DEV_CLOCKS_EVENT_REASONS{${user}} % ${2 * r.bit}) >= bool ${r.bit})[${segmentS}s:${scrapeS}s])`,
+        // Masks at DCGM's 32-bit blank or above are dropped (a sentinel would set every bit); a negative one has no
+        // bit set under PromQL's %, so one comparison is enough.
+        `avg_over_time((((DCGM_FI_DEV_CLOCKS_EVENT_REASONS{${user}} < ${0x7ffffff0}) % ${2 * r.bit}) >= bool ${r.bit})[${segmentS}s:${scrapeS}s])`,
         `${REASON_PREFIX}${r.name}`,
       ),
     ),

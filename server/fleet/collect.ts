@@ -9,9 +9,10 @@
  * per read whatever the GPU count.
  */
 import type { GpuSample, HostSample, StreamMessage } from '../../src/protocol/metrics.ts';
-import { DCGM_SERIES, OWNER_LABELS, isDcgmBlank, labelOf, type DcgmSampleField } from '../../src/protocol/dcgm.ts';
-import { clockEventReasonsFromMask, emptyGpuSample } from '../../src/protocol/metrics.ts';
+import { DCGM_SERIES, OWNER_LABELS, labelOf, type DcgmSampleField } from '../../src/protocol/dcgm.ts';
+import { emptyGpuSample } from '../../src/protocol/metrics.ts';
 import type { PrometheusClient, RangeSeries } from './prometheus-api.ts';
+import { readClockEventMask, readDcgm, readHostValue, readShare } from './readings.ts';
 
 /** Who a GPU belongs to and where it is. */
 export interface FleetGpu {
@@ -33,6 +34,11 @@ export interface FleetHost {
   messages: StreamMessage[];
   /** For averaged segments: per message, per GPU (position), the share of scrapes each clock event reason was active. */
   reasonShares?: Map<number, Record<string, number>>[];
+  /**
+   * Per message, per GPU (position): the first corrupt reading (readings.ts: NaN, a mask out of range…) with
+   * its reason. Such a GPU is "can't tell" at that time; the other GPUs are not affected.
+   */
+  corrupt: Map<number, string>[];
 }
 
 /** Series named `reason:<NvmlName>` carry the share of scrapes a clock event reason was active. */
@@ -181,8 +187,12 @@ function buildHostSamples(
     if (!e) byHost.set(name, (e = { cores: [], gauges: new Map() }));
     return e;
   };
-  for (const s of cpu) entry(s.labels['instance'] ?? '').cores.push(pointMap(s));
-  for (const s of host) entry(s.labels['instance'] ?? '').gauges.set(s.labels['__name__'] ?? '', pointMap(s));
+  const hostPoints = (s: RangeSeries) =>
+    new Map(
+      [...pointMap(s)].filter(([, v]) => readHostValue(s.labels['__name__'] ?? 'node-exporter', v).value !== null),
+    );
+  for (const s of cpu) entry(s.labels['instance'] ?? '').cores.push(hostPoints(s));
+  for (const s of host) entry(s.labels['instance'] ?? '').gauges.set(s.labels['__name__'] ?? '', hostPoints(s));
   const out = new Map<string, (HostSample | null)[]>();
   for (const [name, e] of byHost) {
     out.set(
@@ -239,9 +249,16 @@ function buildHosts(
     h.gpus.sort((a, b) => a.gpu.gpu - b.gpu.gpu);
     const hostRow = hostSamples.get(h.hostname);
     const messages: StreamMessage[] = [];
+    const corrupt: Map<number, string>[] = [];
     times.forEach((t, i) => {
-      const samples = h.gpus.map((e, index) => gpuSample(e.gpu, e.values, t, index, averaged));
+      const bad = new Map<number, string>();
+      const samples = h.gpus.map((e, index) =>
+        gpuSample(e.gpu, e.values, t, index, averaged, (why) => {
+          if (!bad.has(index)) bad.set(index, why);
+        }),
+      );
       if (samples.every((s) => s.error !== null)) return; // no GPU of this host reported at this time
+      corrupt.push(bad);
       messages.push({
         seq: i,
         sampledAtMs: Math.round(t * 1000),
@@ -253,7 +270,7 @@ function buildHosts(
         throughput: null,
       });
     });
-    const host: FleetHost = { hostname: h.hostname, gpus: h.gpus.map((e) => e.gpu), messages };
+    const host: FleetHost = { hostname: h.hostname, gpus: h.gpus.map((e) => e.gpu), messages, corrupt };
     if (averaged) host.reasonShares = messages.map((m) => reasonSharesAt(h.gpus, m.sampledAtMs / 1000));
     out.push(host);
   }
@@ -270,8 +287,10 @@ function reasonSharesAt(
     let known = false; // the exporter sends the bitmask for this GPU at this time (no reason active is a reading too)
     for (const [name, points] of e.values) {
       if (!name.startsWith(REASON_PREFIX)) continue;
-      const v = points.get(Math.round(t * 1000) / 1000);
-      if (v === undefined) continue;
+      const raw = points.get(Math.round(t * 1000) / 1000);
+      if (raw === undefined) continue;
+      const v = readShare(name, raw).value;
+      if (v === null) continue;
       known = true;
       if (v > 0) shares[name.slice(REASON_PREFIX.length)] = v;
     }
@@ -290,37 +309,47 @@ function gpuSample(
   t: number,
   index: number,
   averaged: boolean,
+  corrupt: (reason: string) => void,
 ): GpuSample {
   const sample = emptyGpuSample({ index, uuid: gpu.uuid ?? gpu.key, name: gpu.model });
   const nullReasons = sample.nullReasons;
+  /** The series' value at t through its parser (readings.ts); undefined when there is none. */
+  const read = (name: string): { value: number | null; reason: string } | undefined => {
+    const raw = values.get(name)?.get(t);
+    if (raw === undefined) return undefined;
+    const r = readDcgm(name, raw);
+    if (r.corrupt) corrupt(r.reason);
+    return { value: r.value, reason: r.reason ?? '' };
+  };
   let any = false;
   for (const s of FIELD_SERIES) {
     const field = s.field as DcgmSampleField;
-    const points = values.get(s.name);
-    const v = points?.get(t);
-    if (v === undefined || isDcgmBlank(v)) {
-      nullReasons[field] =
-        v !== undefined
-          ? `DCGM reports no value for ${s.name} on this GPU (a blank sentinel)`
-          : points
-            ? 'no sample from dcgm-exporter at this time'
-            : FIELD_REASON(s);
+    const r = read(s.name);
+    if (r === undefined || r.value === null) {
+      nullReasons[field] = r
+        ? `no reading: ${r.reason}`
+        : values.has(s.name)
+          ? 'no sample from dcgm-exporter at this time'
+          : FIELD_REASON(s);
       continue;
     }
-    sample[field] = Math.max(0, v * s.toField);
+    sample[field] = r.value * s.toField;
     any = true;
   }
-  const used = values.get('DCGM_FI_DEV_FB_USED')?.get(t);
-  const free = values.get('DCGM_FI_DEV_FB_FREE')?.get(t);
-  if (used !== undefined && free !== undefined) sample.memTotalBytes = (used + free) * 1024 * 1024;
+  const used = read('DCGM_FI_DEV_FB_USED')?.value;
+  const free = read('DCGM_FI_DEV_FB_FREE')?.value;
+  if (typeof used === 'number' && typeof free === 'number') sample.memTotalBytes = (used + free) * 1024 * 1024;
   else nullReasons['memTotalBytes'] = 'needs DCGM_FI_DEV_FB_USED and DCGM_FI_DEV_FB_FREE';
   for (const f of ['memReservedBytes', 'smClockMaxMhz', 'memClockMhz', 'memClockMaxMhz'] as const)
     nullReasons[f] = 'not among dcgm-exporter default counters';
   const mask = values.get('DCGM_FI_DEV_CLOCKS_EVENT_REASONS')?.get(t);
+  const decoded = mask === undefined || averaged ? null : readClockEventMask(mask);
   if (averaged) nullReasons['clockEventReasons'] = 'not read for window segments: a bitmask has no average';
-  else if (mask !== undefined && !isDcgmBlank(mask))
-    sample.clockEventReasons = clockEventReasonsFromMask(Math.round(mask));
-  else
+  else if (decoded?.reasons) sample.clockEventReasons = decoded.reasons;
+  else if (decoded && decoded.reasons === null) {
+    nullReasons['clockEventReasons'] = `no reading: ${decoded.reason}`;
+    if (decoded.corrupt) corrupt(decoded.reason);
+  } else
     nullReasons['clockEventReasons'] =
       'dcgm-exporter sends no DCGM_FI_DEV_CLOCKS_EVENT_REASONS: add it to its counters CSV to see throttling';
   nullReasons['processes'] = 'Prometheus holds no process list (owner labels come from the pod)';

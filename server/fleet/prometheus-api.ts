@@ -4,32 +4,40 @@
  * module: errors and logs name the Prometheus URL without them.
  * See https://prometheus.io/docs/prometheus/latest/querying/api/
  */
-import { readFileSync } from 'node:fs';
+import { readCredentialFile } from './credentials.ts';
+import { redactUrl, terminalText, withoutSecrets } from './plain-text.ts';
+import { PrometheusError } from './prometheus-error.ts';
+
+export { PrometheusError, readCredentialFile };
 
 export interface PrometheusOptions {
   /** Base URL, e.g. `http://prometheus:9090` (a path prefix such as `/prom` is kept). */
   url: string;
-  /** A file holding a bearer token (read once; trailing whitespace removed). */
+  /** A file holding a bearer token (one line, read once). */
   tokenFile?: string | undefined;
+  /** A bearer token already read (readCredentialFile); `tokenFile` wins. */
+  bearerToken?: string | undefined;
   /** Basic auth as `user:password`. */
   basicAuth?: string | undefined;
-  /** A file holding `user:password` (read once; wins over `basicAuth`). */
+  /** A file holding `user:password` (one line, read once; wins over `basicAuth`). */
   basicAuthFile?: string | undefined;
-  /** Per request, ms. */
+  /** Per request, ms: a query whose whole answer has not arrived by then is a timeout. */
   timeoutMs?: number;
+  /** The most bytes the answers being read at one time may hold together (default MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
+  /** The most series the answers being read at one time may hold together (default MAX_SERIES). */
+  maxSeries?: number;
   /** The fetch to use (tests pass none: the real one). */
   fetchImpl?: typeof fetch;
 }
 
-/** Why a query failed, in words a platform engineer can act on. */
-export class PrometheusError extends Error {
-  override name = 'PrometheusError';
-  readonly kind: 'unreachable' | 'unauthorized' | 'refused' | 'bad-query' | 'timeout';
-  constructor(kind: PrometheusError['kind'], message: string) {
-    super(message);
-    this.kind = kind;
-  }
-}
+/**
+ * The default cap on one answer's size. A GPU's live view is about 10 KB (15 series of 21 points with their
+ * labels), so this holds some 5,000 GPUs; past it the audit stops reading and says to narrow the selector.
+ */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** The default cap on the series in one answer: some 3,000–4,000 GPUs with every default dcgm-exporter series. */
+export const MAX_SERIES = 50_000;
 
 /** One series of an instant vector: its labels and value. */
 export interface InstantSeries {
@@ -64,17 +72,11 @@ interface ApiBody {
   };
 }
 
-/**
- * A credential kept in a file (a bearer token, or `user:password`), trimmed. Throws a PrometheusError naming the
- * file, never its content.
- */
-export function readCredentialFile(path: string, what: 'token' | 'basic-auth'): string {
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch (e) {
-    throw new PrometheusError('refused', `cannot read the Prometheus ${what} file ${path}: ${(e as Error).message}`);
-  }
-}
+/** A PromQL expression shortened for a message: its start and its end, where a selector's matchers are. */
+const shortQuery = (expr: string) => {
+  const flat = terminalText(expr, 100_000);
+  return flat.length > 240 ? `${flat.slice(0, 100)} … ${flat.slice(-130)}` : flat;
+};
 
 /** A client for the Prometheus at `opts.url`. Throws a `PrometheusError` for a URL it cannot use. */
 export function createPrometheusClient(opts: PrometheusOptions): PrometheusClient {
@@ -83,68 +85,148 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
     base = new URL(opts.url);
   } catch {
     throw new PrometheusError(
-      'bad-query',
-      `"${opts.url}" is not a URL: give Prometheus's address, e.g. http://127.0.0.1:9090`,
+      'local',
+      `"${redactUrl(opts.url)}" is not a URL: give Prometheus's address, e.g. http://127.0.0.1:9090`,
     );
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:')
-    throw new PrometheusError('bad-query', `Prometheus must be reached over http or https, not ${base.protocol}`);
+    throw new PrometheusError(
+      'local',
+      `Prometheus must be reached over http or https, not ${terminalText(base.protocol, 20)}`,
+    );
   const headers: Record<string, string> = { accept: 'application/json' };
+  const secrets: string[] = [];
   if (base.username || base.password) {
-    headers['authorization'] =
-      `Basic ${Buffer.from(`${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}`).toString('base64')}`;
+    const user = decodeURIComponent(base.username);
+    const password = decodeURIComponent(base.password);
+    secrets.push(password, base.password);
+    headers['authorization'] = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
     base.username = '';
     base.password = '';
   }
   const basicAuth = opts.basicAuthFile ? readCredentialFile(opts.basicAuthFile, 'basic-auth') : opts.basicAuth;
-  if (basicAuth) headers['authorization'] = `Basic ${Buffer.from(basicAuth).toString('base64')}`;
-  if (opts.tokenFile) {
-    const token = readCredentialFile(opts.tokenFile, 'token');
-    if (!token) throw new PrometheusError('refused', `the Prometheus token file ${opts.tokenFile} is empty`);
+  if (basicAuth) {
+    secrets.push(basicAuth, basicAuth.slice(basicAuth.indexOf(':') + 1));
+    headers['authorization'] = `Basic ${Buffer.from(basicAuth).toString('base64')}`;
+  }
+  const token = opts.tokenFile ? readCredentialFile(opts.tokenFile, 'token') : opts.bearerToken;
+  if (token) {
+    secrets.push(token);
     headers['authorization'] = `Bearer ${token}`;
   }
+  if (headers['authorization']) secrets.push(headers['authorization'], headers['authorization'].split(' ')[1]!);
   const where = base.origin + base.pathname.replace(/\/$/, '');
   const doFetch = opts.fetchImpl ?? fetch;
   const timeoutMs = opts.timeoutMs ?? 30_000;
+  const maxBytes = opts.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  const maxSeries = opts.maxSeries ?? MAX_SERIES;
   let requests = 0;
+  // What the answers being read right now hold together: the caps bound them all, so eight queries in parallel
+  // (an audit) cannot hold eight times the cap.
+  let inFlightBytes = 0;
+  let inFlightSeries = 0;
+  /** Every message leaves with the credentials taken out and control characters stripped. */
+  const fail = (kind: PrometheusError['kind'], message: string) =>
+    new PrometheusError(kind, terminalText(withoutSecrets(message, secrets), 1000));
+  const tooSlow = (expr: string) =>
+    fail(
+      'timeout',
+      `Prometheus took longer than ${timeoutMs / 1000} s for query ${shortQuery(expr)}; try --query-timeout or the recording rules (deploy/prometheus/saturate-rules.yml)`,
+    );
 
   async function call(path: string, params: Record<string, string>): Promise<ApiBody['data']> {
     requests++;
     const url = `${where}${path}`;
+    const expr = params['query'] ?? '';
+    const signal = AbortSignal.timeout(timeoutMs);
     let res: Response;
     try {
       res = await doFetch(url, {
         method: 'POST', // long selectors fit in a body, not a URL
         headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams(params).toString(),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal,
         redirect: 'error',
       });
     } catch (e) {
       const err = e as Error;
-      if (err.name === 'TimeoutError' || err.name === 'AbortError')
-        throw new PrometheusError('timeout', `Prometheus at ${where} did not answer within ${timeoutMs / 1000} s`);
-      throw new PrometheusError('unreachable', `cannot reach Prometheus at ${where}: ${causeOf(err)}`);
+      if (err.name === 'TimeoutError' || err.name === 'AbortError' || signal.aborted) throw tooSlow(expr);
+      throw fail('unreachable', `cannot reach Prometheus at ${where}: ${causeOf(err)}`);
     }
-    if (res.status === 401 || res.status === 403)
-      throw new PrometheusError(
+    if (res.status === 401 || res.status === 403) {
+      void res.body?.cancel().catch(() => {});
+      throw fail(
         'unauthorized',
         `Prometheus at ${where} refused the request (HTTP ${res.status}): check --prometheus-token-file or the user and password`,
       );
+    }
+    const text = await readCapped(res, signal, expr);
     let body: ApiBody;
     try {
-      body = (await res.json()) as ApiBody;
+      body = JSON.parse(text) as ApiBody;
     } catch {
-      throw new PrometheusError(
+      throw fail(
         'refused',
         `${where} answered HTTP ${res.status} without Prometheus's JSON: is this Prometheus's address?`,
       );
     }
-    if (body.status !== 'success' || !body.data) {
-      const kind = res.status === 400 || body.errorType === 'bad_data' ? 'bad-query' : 'refused';
-      throw new PrometheusError(kind, `Prometheus at ${where} said: ${body.error ?? `HTTP ${res.status}`}`);
+    if (body?.status !== 'success' || !body.data || !Array.isArray(body.data.result)) {
+      const kind = res.status === 400 || body?.errorType === 'bad_data' ? 'bad-query' : 'refused';
+      const said = typeof body?.error === 'string' ? terminalText(body.error, 300) : `HTTP ${res.status}`;
+      if (body?.errorType === 'timeout' || res.status === 503) throw tooSlow(expr);
+      throw fail(kind, `Prometheus at ${where} said: ${said}`);
     }
     return body.data;
+  }
+
+  /**
+   * The body as text, read as it arrives: refused once the answers in flight hold more than `maxBytes` or
+   * `maxSeries` (counted as `"metric":` keys go by), before any is all in memory, and a timeout while it streams reported as a timeout.
+   */
+  async function readCapped(res: Response, signal: AbortSignal, expr: string): Promise<string> {
+    const tooBig = (what: string) =>
+      fail(
+        'too-big',
+        `Prometheus answered ${what} for query ${shortQuery(expr)} with the queries read beside it; narrow --selector or use the recording rules (deploy/prometheus/saturate-rules.yml)`,
+      );
+    const declared = Number(res.headers.get('content-length'));
+    if (declared > maxBytes) {
+      void res.body?.cancel().catch(() => {});
+      throw tooBig(`more than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+    }
+    if (!res.body) return '';
+    const reader = res.body.getReader();
+    // Raw bytes until the end (external memory, not V8 strings): an answer refused half-way costs no decoding.
+    const parts: Buffer[] = [];
+    let bytes = 0;
+    let series = 0;
+    let tail = Buffer.alloc(0);
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+        bytes += chunk.length;
+        inFlightBytes += chunk.length;
+        if (inFlightBytes > maxBytes) throw tooBig(`more than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+        parts.push(chunk);
+        // A key split between two chunks is counted in the window across their boundary.
+        const more = countOf(chunk) + countOf(Buffer.concat([tail, chunk.subarray(0, METRIC_KEY.length - 1)]));
+        series += more;
+        inFlightSeries += more;
+        tail = Buffer.from(chunk.subarray(Math.max(0, chunk.length - (METRIC_KEY.length - 1))));
+        if (inFlightSeries > maxSeries) throw tooBig(`more than ${maxSeries.toLocaleString('en-US')} series`);
+      }
+    } catch (e) {
+      void reader.cancel().catch(() => {});
+      if (e instanceof PrometheusError) throw e;
+      if (signal.aborted) throw tooSlow(expr);
+      throw fail('unreachable', `Prometheus at ${where} broke off its answer: ${causeOf(e as Error)}`);
+    } finally {
+      inFlightBytes -= bytes;
+      inFlightSeries -= series;
+    }
+    return Buffer.concat(parts, bytes).toString('utf8');
   }
 
   return {
@@ -155,7 +237,10 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
     async query(expr, timeS) {
       const data = await call('/api/v1/query', { query: expr, time: String(timeS) });
       if (data?.resultType !== 'vector') return [];
-      return data.result.map((r) => ({ labels: r.metric, value: Number(r.value?.[1]) }));
+      return data.result.map((r) => ({
+        labels: labelsOf(r?.metric),
+        value: Array.isArray(r?.value) ? Number(r.value[1]) : NaN,
+      }));
     },
     async queryRange(expr, startS, endS, stepS) {
       const data = await call('/api/v1/query_range', {
@@ -166,11 +251,31 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
       });
       if (data?.resultType !== 'matrix') return [];
       return data.result.map((r) => ({
-        labels: r.metric,
-        points: (r.values ?? []).map(([t, v]) => [t, Number(v)] as [number, number]),
+        labels: labelsOf(r?.metric),
+        points: (Array.isArray(r?.values) ? r.values : []).map((p): [number, number] =>
+          Array.isArray(p) ? [Number(p[0]), Number(p[1])] : [NaN, NaN],
+        ),
       }));
     },
   };
+}
+
+/** The key each series of an answer has once: counting it counts series as they arrive. */
+const METRIC_KEY = Buffer.from('"metric":');
+
+/** Occurrences of METRIC_KEY in `bytes`. */
+function countOf(bytes: Buffer): number {
+  let n = 0;
+  for (let i = bytes.indexOf(METRIC_KEY); i >= 0; i = bytes.indexOf(METRIC_KEY, i + METRIC_KEY.length)) n++;
+  return n;
+}
+
+/** A series' labels as plain strings (a hostile answer may send anything). */
+function labelsOf(metric: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (metric && typeof metric === 'object')
+    for (const [k, v] of Object.entries(metric)) if (typeof v === 'string') out[k] = v;
+  return out;
 }
 
 function causeOf(e: Error): string {

@@ -1,10 +1,13 @@
 /**
- * The audit as a Markdown report for people, and as JSON for scripts (`npm run audit -- --json`).
+ * The audit as a Markdown report for people, and as JSON for scripts (`npm run audit -- --json`). Every value
+ * that comes from Prometheus (host, model, owner labels, its address) goes into the Markdown through
+ * `markdownCell`: shown as text, whatever it holds.
  */
 import type { BottleneckKind } from '../../src/lib/diagnose.ts';
 import { STATE_NAMES } from '../../src/lib/fleet-view.ts';
 import { describeGpuModel, gpuSpecByName } from '../../src/lib/gpu-specs.ts';
 import { WASTE_KINDS, type AuditReport, type GpuAudit } from './audit.ts';
+import { markdownCell as md } from './plain-text.ts';
 
 const h1 = (x: number) => x.toFixed(1);
 const usd = (x: number) => `$${Math.round(x).toLocaleString('en-US')}`;
@@ -42,7 +45,7 @@ export function toMarkdown(r: AuditReport): string {
   const priceWords =
     s.pricePerGpuHour !== null ? `at $${s.pricePerGpuHour}/GPU-hour` : "at each model's default list price (below)";
   lines.push(
-    `${s.gpus} GPUs from ${r.prometheus}; ${h1(s.gpuHours)} GPU-hours reported, ` +
+    `${s.gpus} GPUs from ${md(r.prometheus, 300)}; ${h1(s.gpuHours)} GPU-hours reported, ` +
       `${h1(s.wastefulHours)} (${s.gpuHours ? Math.round((100 * s.wastefulHours) / s.gpuHours) : 0}%) in a wasteful state` +
       (priced ? `, costing about ${usd(s.wastefulCostUsd!)} ${priceWords}.` : '.'),
     '',
@@ -57,7 +60,7 @@ export function toMarkdown(r: AuditReport): string {
     const cost = priced ? (WASTE_KINDS.includes(k) ? ` ${usd(s.costByKind[k] ?? 0)} |` : ' |') : '';
     lines.push(`| ${STATE_NAMES[k]} | ${h1(v)} | ${share} |${cost}`);
   }
-  if (s.energyKWh !== null)
+  if (s.energyKWh !== null && Number.isFinite(s.energyKWh))
     lines.push(
       '',
       `Energy over the window: ${Math.round(s.energyKWh).toLocaleString('en-US')} kWh (DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION).`,
@@ -91,9 +94,9 @@ export function toMarkdown(r: AuditReport): string {
     (a, b) => wastefulHoursOf(b) - wastefulHoursOf(a) || a.hostname.localeCompare(b.hostname) || a.gpu - b.gpu,
   );
   for (const g of ordered) {
-    const owner = [g.owner.namespace, g.owner.pod ?? g.owner.job].filter(Boolean).join('/') || '–';
+    const owner = md([g.owner.namespace, g.owner.pod ?? g.owner.job].filter(Boolean).join('/')) || '–';
     lines.push(
-      `| ${g.hostname} | ${g.gpu} | ${describeGpuModel(g.model)} | ${owner} | ${STATE_NAMES[g.verdict.kind]} | ${g.verdict.confidence} | ${h1(wastefulHoursOf(g))} |`,
+      `| ${md(g.hostname)} | ${md(String(g.gpu))} | ${md(describeGpuModel(g.model))} | ${owner} | ${STATE_NAMES[g.verdict.kind]} | ${g.verdict.confidence} | ${h1(wastefulHoursOf(g))} |`,
     );
   }
   const unsure = r.gpus.filter((g) => g.verdict.kind === 'cant-tell' && g.verdict.decide);
@@ -101,7 +104,7 @@ export function toMarkdown(r: AuditReport): string {
     lines.push('', '## What would decide the GPUs marked "can\'t tell"', '');
     const byNeed = new Map<string, string[]>();
     for (const g of unsure)
-      byNeed.set(g.verdict.decide!, [...(byNeed.get(g.verdict.decide!) ?? []), `${g.hostname}/${g.gpu}`]);
+      byNeed.set(g.verdict.decide!, [...(byNeed.get(g.verdict.decide!) ?? []), md(`${g.hostname}/${g.gpu}`)]);
     for (const [need, which] of byNeed)
       lines.push(
         `- ${need} (${which.length} GPU${which.length === 1 ? '' : 's'}: ${which.slice(0, 6).join(', ')}${which.length > 6 ? ', …' : ''})`,

@@ -13,6 +13,7 @@ import { emptyGpuSample } from '../../src/protocol/metrics.ts';
 import { fleetDeviceName } from '../../src/lib/fleet-view.ts';
 import { audit, type AuditReport } from './audit.ts';
 import { collectFleet, type FleetGpu } from './collect.ts';
+import { terminalText } from './plain-text.ts';
 import { createPrometheusClient, type PrometheusClient, type PrometheusOptions } from './prometheus-api.ts';
 
 export interface PrometheusSourceOptions extends PrometheusOptions {
@@ -31,13 +32,18 @@ export interface PrometheusSource {
   read(nowMs: number): { gpus: GpuSample[]; host: null; throughput: null };
   /** Reads the newest scrape now (the timer calls it; tests call it directly). */
   refresh(): Promise<void>;
-  /** The waste audit over `windowS`, cached for `refreshS` per window. */
+  /** The waste audit over `windowS`, cached for `refreshS` per window (the newest FLEET_WINDOWS_KEPT windows). */
   fleet(windowS: number, pricePerGpuHour: number | null): Promise<AuditReport>;
   start(): void;
   close(): void;
   /** The fleet GPU behind each device index. */
   readonly gpus: readonly FleetGpu[];
+  /** How many windows' audits are cached now (at most FLEET_WINDOWS_KEPT). */
+  readonly cachedWindows: number;
 }
+
+/** How many windows' audits `fleet()` keeps: each `window=` a browser asks for costs eight queries once. */
+export const FLEET_WINDOWS_KEPT = 4;
 
 /** Connects, reads the fleet once and returns the source; throws a PrometheusError or "nothing matched". */
 export async function openPrometheusSource(opts: PrometheusSourceOptions): Promise<PrometheusSource> {
@@ -91,29 +97,45 @@ export async function openPrometheusSource(opts: PrometheusSourceOptions): Promi
     latest = next;
   };
   store(hosts);
+  // Least recently used first: a hit moves to the end, and past FLEET_WINDOWS_KEPT the first goes.
   const audits = new Map<string, { atMs: number; report: Promise<AuditReport> }>();
   let timer: ReturnType<typeof setInterval> | null = null;
+  /** The refresh in flight, if any: a timer tick while it runs joins it instead of starting another. */
+  let refreshing: Promise<void> | null = null;
   const source: PrometheusSource = {
     id: `prometheus:${client.where}`,
     simulated: false,
     reason: null,
     gpus,
+    get cachedWindows() {
+      return audits.size;
+    },
     devices: () => devices,
     read: () => ({ gpus: latest, host: null, throughput: null }),
-    async refresh() {
-      try {
-        const h = await read();
-        lastError = null;
-        store(h);
-      } catch (e) {
-        lastError = `Prometheus: ${(e as Error).message}`;
-        store([]);
-      }
+    refresh() {
+      refreshing ??= (async () => {
+        try {
+          const h = await read();
+          lastError = null;
+          store(h);
+        } catch (e) {
+          lastError = `Prometheus: ${terminalText((e as Error).message, 500)}`;
+          store([]);
+        } finally {
+          refreshing = null;
+        }
+      })();
+      return refreshing;
     },
     fleet(windowS, price) {
       const key = `${windowS}|${price}`;
       const hit = audits.get(key);
-      if (hit && now() - hit.atMs < Math.max(5, refreshS) * 1000) return hit.report;
+      if (hit && now() - hit.atMs < Math.max(5, refreshS) * 1000) {
+        audits.delete(key);
+        audits.set(key, hit);
+        return hit.report;
+      }
+      audits.delete(key);
       const report = audit(client, {
         windowS,
         endS: Math.floor(now() / 1000),
@@ -122,8 +144,12 @@ export async function openPrometheusSource(opts: PrometheusSourceOptions): Promi
         liveS: lookbackS,
         liveStepS: Math.max(1, refreshS),
       });
-      audits.set(key, { atMs: now(), report });
-      report.catch(() => audits.delete(key));
+      const entry = { atMs: now(), report };
+      audits.set(key, entry);
+      while (audits.size > FLEET_WINDOWS_KEPT) audits.delete(audits.keys().next().value as string);
+      report.catch(() => {
+        if (audits.get(key) === entry) audits.delete(key);
+      });
       return report;
     },
     start() {

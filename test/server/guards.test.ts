@@ -1,23 +1,26 @@
 /** Each guard middleware on its own, through Hono's `app.request()` (no socket). */
 import { describe, expect, test } from 'vitest';
 import { Hono } from 'hono';
-import { hostGuard, originGuard, tokenGuard } from '../../server/guards.ts';
+import { hostGuard, originGuard, securityHeaders, tokenGuard } from '../../server/guards.ts';
 
 const ok = (app: Hono): Hono => app.all('*', (c) => c.text('ok'));
 
 describe('hostGuard', () => {
-  const app = ok(new Hono().use('*', hostGuard('127.0.0.1')));
+  const app = ok(new Hono().use('*', securityHeaders()).use('*', hostGuard('127.0.0.1')));
   test('refuses a Host that does not name this machine, with what to use instead', async () => {
     const res = await app.request('/api/health', { headers: { host: 'evil.example' } });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { error: string }).error).toMatch(/127\.0\.0\.1/);
+    expect(res.headers.get('x-frame-options'), 'a refusal cannot be framed either').toBe('DENY');
   });
-  test('passes loopback names and adds the security headers', async () => {
+  test('passes loopback names; every answer carries the security headers, anti-framing included', async () => {
     for (const host of ['127.0.0.1:8790', 'localhost', '[::1]:1']) {
       const res = await app.request('/', { headers: { host } });
       expect(res.status, host).toBe(200);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
     }
   });
 });

@@ -254,4 +254,34 @@ describe('serving the built site', () => {
       rmSync(dist, { recursive: true, force: true });
     }
   });
+
+  test('no other origin can frame anything the server sends, and the CSP restricts nothing else', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'dist-'));
+    writeFileSync(join(dist, 'index.html'), '<h1>home</h1><script>document.title = "ran"</script>');
+    writeFileSync(join(dist, '404.html'), '<h1>lost</h1>');
+    const s = await listen({ source: sim(), autoStart: false, staticDir: dist });
+    try {
+      const answers = [
+        await fetch(`${s.base}/`),
+        await fetch(`${s.base}/no/such/page`),
+        await fetch(`${s.base}/api/devices`), // 401
+        await fetch(`${s.base}/api/health`),
+        await fetch(`${s.base}/metrics?token=${s.token}`),
+        await fetch(`${s.base}/`, { headers: { host: 'evil.example' } }), // 403
+      ];
+      for (const res of answers) {
+        expect(res.headers.get('x-frame-options'), res.url).toBe('DENY');
+        // Only frame-ancestors: the site's inline scripts, styles, workers and fetches load as before.
+        expect(res.headers.get('content-security-policy'), res.url).toBe("frame-ancestors 'none'");
+        await res.body?.cancel();
+      }
+      const stream = await fetch(`${s.base}/api/stream?token=${s.token}`);
+      expect(stream.headers.get('x-frame-options')).toBe('DENY'); // the SSE answer is written by hand
+      await stream.body?.cancel();
+      expect(answers[0]!.status).toBe(200);
+    } finally {
+      await s.lab.close();
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
 });
