@@ -51,7 +51,6 @@ def main(path: str) -> None:
                             "stream": int(r["stream"]),
                             "category": str(r["idle_category"]),
                             "us": float(r["idle_time"]),
-                            "ratio": float(r["idle_time_ratio"]),
                         }
                         for _, r in idle.iterrows()
                     ],

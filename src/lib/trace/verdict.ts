@@ -22,7 +22,7 @@ export interface TraceVerdict extends Verdict {
 }
 
 const f0 = (x: number) => String(Math.round(x));
-const f1 = (x: number) => (Math.round(x * 10) / 10).toString();
+const f1 = (x: number) => x.toFixed(1);
 const ms = (us: number) => (us >= 10_000 ? `${f0(us / 1000)} ms` : `${f1(us / 1000)} ms`);
 const pc = (x: number) => `${f0(100 * x)}%`;
 
