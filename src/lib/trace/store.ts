@@ -20,8 +20,11 @@ export interface EventTable {
   tid: Int32Array;
   /** `args.stream`, or -1. */
   stream: Int32Array;
-  /** `args.correlation`, or -1. */
-  corr: Float64Array;
+  /**
+   * `args.correlation`, or -1. Held as 32-bit integers (small integers are V8's fast map keys); an id
+   * beyond ±2^31 wraps, which only matters if two live ids 2^32 apart meet in one trace.
+   */
+  corr: Int32Array;
   /** Interned names, categories and thread ids. */
   strings: string[];
 }
@@ -36,7 +39,7 @@ export class EventStore {
   cat = new Int32Array(this.cap);
   tid = new Int32Array(this.cap);
   stream = new Int32Array(this.cap);
-  corr = new Float64Array(this.cap);
+  corr = new Int32Array(this.cap);
   readonly strings: string[] = [];
   private readonly ids = new Map<string, number>();
   /** Any kept event had a fractional `ts` (HTA then rounds: start up, end down). */
@@ -90,7 +93,7 @@ export class EventStore {
         const a = args as Record<string, unknown>;
         this.stream[i] = toInt(a['stream']);
         const c = a['correlation'];
-        this.corr[i] = typeof c === 'number' && Number.isFinite(c) ? c : -1;
+        this.corr[i] = typeof c === 'number' && Number.isFinite(c) ? Math.trunc(c) | 0 : -1;
       } else {
         this.stream[i] = -1;
         this.corr[i] = -1;
@@ -128,7 +131,7 @@ export class EventStore {
     };
     this.tsUs = g64(this.tsUs);
     this.durUs = g64(this.durUs);
-    this.corr = g64(this.corr);
+    this.corr = g32(this.corr);
     this.name = g32(this.name);
     this.cat = g32(this.cat);
     this.tid = g32(this.tid);
