@@ -32,7 +32,9 @@ test('the sample trace opens a verdict with evidence and card links; then a file
   expect(requests).toEqual([]);
 
   const axe = await new AxeBuilder({ page }).include('main').analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  expect(
+    axe.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
   const sideways = await page.evaluate(
     () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
   );
@@ -58,8 +60,9 @@ test('a file that is not a trace, a CPU-only trace and a cut-short gzip each say
 });
 
 test('the page and its sample trace work offline after one visit', async ({ page, context }) => {
+  test.slow(); // the first visit precaches the whole site (~7 MB) on a shared machine
   await page.goto('/trace/');
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 120_000 });
   await page.evaluate(async () => {
     const reg = await navigator.serviceWorker.ready;
     if (!reg.active) throw new Error('no active worker');
@@ -69,4 +72,20 @@ test('the page and its sample trace work offline after one visit', async ({ page
   await page.getByRole('button', { name: 'Try a sample trace' }).click();
   await expect(status(page)).toHaveText(/Read 1 rank/, { timeout: 30_000 });
   await expect(page.locator('.trace-verdict h2')).toBeVisible();
+});
+
+test('before a file is opened the page loads ≤ 15 KB gzip of JavaScript; the reader comes with the first file', async ({
+  page,
+}) => {
+  const { watchScripts, inlineScriptsGzip, KB } = await import('./script-bytes.ts');
+  const scripts = watchScripts(page);
+  await page.goto('/trace/');
+  await scripts.settled();
+  const before = scripts.total() + (await inlineScriptsGzip(page));
+  test.info().annotations.push({
+    type: 'trace JS before a file',
+    description: `${(before / KB).toFixed(1)} KB (${scripts.list()})`,
+  });
+  expect(before, scripts.list()).toBeLessThanOrEqual(15 * KB);
+  expect(scripts.list()).not.toMatch(/trace-page|trace-worker/);
 });

@@ -87,6 +87,9 @@ function asRecord(v: unknown): Record<string, unknown> | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
 
+/** Text handed to the parser at a time, characters. */
+const BATCH_CHARS = 1 << 20;
+
 /** Progress while reading: bytes read from the source (compressed, when it is gzip). */
 export type ProgressFn = (bytesRead: number) => void;
 
@@ -132,6 +135,8 @@ export async function parseTraceStream(
   const parser = createTraceParser();
   const decoder = new TextDecoder('utf-8');
   const reader = bytes.getReader();
+  const pending: string[] = [];
+  let pendingChars = 0;
   try {
     while (true) {
       let next: ReadableStreamReadResult<Uint8Array>;
@@ -141,9 +146,17 @@ export async function parseTraceStream(
         throw gzip ? gzipError(e) : new TraceError('read', `The file could not be read: ${(e as Error).message}.`);
       }
       if (next.done) break;
-      parser.push(decoder.decode(next.value, { stream: true }));
+      // Decompressors hand out small chunks (16–64 KB); parsing about 1 MB at a time costs fewer batches.
+      pending.push(decoder.decode(next.value, { stream: true }));
+      pendingChars += pending[pending.length - 1]!.length;
+      if (pendingChars >= BATCH_CHARS) {
+        parser.push(pending.join(''));
+        pending.length = 0;
+        pendingChars = 0;
+      }
     }
-    parser.push(decoder.decode());
+    pending.push(decoder.decode());
+    parser.push(pending.join(''));
   } catch (e) {
     await reader.cancel().catch(() => {});
     throw e;
