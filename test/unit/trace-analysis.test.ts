@@ -47,6 +47,21 @@ describe('HTA temporal breakdown', () => {
     expect(r.ranks[0]!.temporal.idlePct).toBe(33.33);
   });
 
+  test('counts a device-wide sync on stream 4294967295 (uint32 -1) as HTA does: a stream, not -1', () => {
+    const sync = {
+      ph: 'X',
+      cat: 'cuda_sync',
+      name: 'Context Sync',
+      pid: 0,
+      tid: -1,
+      ts: 100,
+      dur: 20,
+      args: { stream: 4294967295, correlation: 9 },
+    };
+    const r = analyse({ events: [...launch('void gemm(float*)', 0, 0, 10), sync] });
+    expect(r.ranks[0]!.temporal).toMatchObject({ spanUs: 120, idleUs: 90, computeUs: 10, nonComputeUs: 20 });
+  });
+
   test('leaves out the last ProfilerStep, as HTA does, when there are two or more', () => {
     const r = analyse({ events: loop({ steps: 3, stepUs: 1000, kernels: 2, kernelUs: 100, hostUs: 0 }) });
     // Steps 1 and 2 only: 4 kernels of 100 µs, the last ending at 1000 + 2 * 102 + 1 - 2 = 1203 µs.

@@ -6,6 +6,7 @@
  */
 import type { KernelType } from './kernel-type.ts';
 import { mergeRows, overlapUs, unionUs, type Merged } from './intervals.ts';
+import { pct } from './temporal.ts';
 import { streamRows, type RankView } from './view.ts';
 
 /** Time per class, and per overlap of classes. */
@@ -75,8 +76,7 @@ export function kernelBreakdown(v: RankView, topN = 10): KernelBreakdown {
     .slice(0, topN);
   const comm = merged.get('COMMUNICATION')!;
   const commUs = unionUs(comm);
-  const commOverlapPct =
-    commUs > 0 ? Math.round((10000 * overlapUs(comm, merged.get('COMPUTATION')!)) / commUs) / 100 : null;
+  const commOverlapPct = commUs > 0 ? pct(overlapUs(comm, merged.get('COMPUTATION')!), commUs) : null;
   return { byType, top, kernelCount: rows.length, commOverlapPct, commUs };
 }
 

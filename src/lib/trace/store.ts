@@ -18,8 +18,8 @@ export interface EventTable {
   name: Int32Array;
   cat: Int32Array;
   tid: Int32Array;
-  /** `args.stream`, or -1. */
-  stream: Int32Array;
+  /** `args.stream`, or -1. A double: device-wide syncs carry 4294967295 (uint32 -1), which HTA reads as a stream. */
+  stream: Float64Array;
   /**
    * `args.correlation`, or -1. Held as 32-bit integers (small integers are V8's fast map keys); an id
    * beyond ±2^31 wraps, which only matters if two live ids 2^32 apart meet in one trace.
@@ -38,7 +38,7 @@ export class EventStore {
   name = new Int32Array(this.cap);
   cat = new Int32Array(this.cap);
   tid = new Int32Array(this.cap);
-  stream = new Int32Array(this.cap);
+  stream = new Float64Array(this.cap);
   corr = new Int32Array(this.cap);
   readonly strings: string[] = [];
   private readonly ids = new Map<string, number>();
@@ -135,7 +135,7 @@ export class EventStore {
     this.name = g32(this.name);
     this.cat = g32(this.cat);
     this.tid = g32(this.tid);
-    this.stream = g32(this.stream);
+    this.stream = g64(this.stream);
   }
 }
 

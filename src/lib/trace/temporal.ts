@@ -17,7 +17,11 @@ export interface Temporal {
   nonComputePct: number;
 }
 
-const pct = (x: number, of: number): number => (of > 0 ? Math.round((10000 * x) / of) / 100 : 0);
+/**
+ * HTA's `round(100 * (x / of), 2)`. `toFixed` rounds the exact binary value as Python's `round` does, where
+ * `Math.round(10000 * x / of) / 100` can land on the other side of a half (99.69 for HTA's 99.70).
+ */
+export const pct = (x: number, of: number): number => (of > 0 ? Number((100 * (x / of)).toFixed(2)) : 0);
 
 /** The breakdown, or null when the rank has no GPU events. */
 export function temporalBreakdown(v: RankView): Temporal | null {
