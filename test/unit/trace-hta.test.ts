@@ -53,6 +53,8 @@ describe("HTA's figures on HTA's traces", () => {
     expect(idleUs(r)).toEqual({ 0: [8780, 0, 0] });
     expect(rank.notes.join(' ')).toMatch(/AMD ROCm trace.*read as for CUDA/);
     expect(rank.notes.join(' ')).toMatch(/nanosecond resolution/);
+    // ProfilerStep#1 is marked twice in this trace; each step is listed once.
+    expect(rank.steps.map((s) => s.step)).toEqual([1, 2]);
   });
 
   test('a CPU-only trace has no GPU activity', async () => {

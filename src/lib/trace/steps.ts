@@ -45,6 +45,13 @@ export function stepStats(v: RankView): StepStat[] {
     else if (k === 'syncCall') sync.push(i);
   }
   if (steps.length === 0) return [];
+  // A step can be marked twice (a user_annotation and a cpu_op of the same name): keep its longest mark.
+  const longest = new Map<number, number>();
+  for (const { row, step } of steps) {
+    const kept = longest.get(step);
+    if (kept === undefined || ev.durUs[row]! > ev.durUs[kept]!) longest.set(step, row);
+  }
+  steps.splice(0, steps.length, ...[...longest].map(([step, row]) => ({ row, step })));
   const busy = mergeRows(Int32Array.from(gpu), v.tsUs, v.endUs);
   const loader = mergeRows(Int32Array.from(dl), v.tsUs, v.endUs);
   steps.sort((a, b) => v.tsUs[a.row]! - v.tsUs[b.row]!);
