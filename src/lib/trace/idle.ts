@@ -44,13 +44,20 @@ export function idleBreakdown(v: RankView): { streams: StreamIdle[]; hostGaps: H
   ev.strings.forEach((s, id) => {
     if (KERNEL_CATS.has(s)) catIds.add(id);
   });
-  const byStream = new Map<number, number[]>();
-  for (let i = 0; i < ev.count; i++) {
+  // A trace has a handful of streams: a short list beats a Map keyed by doubles.
+  const keys: number[] = [];
+  const lists: number[][] = [];
+  for (const i of v.order) {
     if (!v.kept[i] || ev.stream[i] === -1 || !catIds.has(ev.cat[i]!)) continue;
-    let list = byStream.get(ev.stream[i]!);
-    if (!list) byStream.set(ev.stream[i]!, (list = []));
-    list.push(i);
+    const s = ev.stream[i]!;
+    let k = keys.indexOf(s);
+    if (k < 0) {
+      k = keys.push(s) - 1;
+      lists.push([]);
+    }
+    lists[k]!.push(i);
   }
+  const byStream = new Map(keys.map((s, k) => [s, lists[k]!]));
   const streams: StreamIdle[] = [];
   const hostGaps: HostGap[] = [];
   for (const stream of [...byStream.keys()].sort((a, b) => a - b)) {

@@ -7,8 +7,14 @@ export interface Merged {
   count: number;
 }
 
-/** Row indices sorted by start, ties in file order (a stable sort). */
+/** Row indices sorted by start, ties in file order (a stable sort). Rows already in that order are returned as they are. */
 export function sortByStart(rows: Int32Array, tsUs: Float64Array): Int32Array {
+  let sorted = true;
+  for (let k = 1; k < rows.length && sorted; k++) {
+    const d = tsUs[rows[k]!]! - tsUs[rows[k - 1]!]!;
+    sorted = d > 0 || (d === 0 && rows[k]! > rows[k - 1]!);
+  }
+  if (sorted) return rows;
   const out = Int32Array.from(rows);
   // Typed-array sort is stable in every engine since ES2019.
   return out.sort((a, b) => tsUs[a]! - tsUs[b]! || a - b);

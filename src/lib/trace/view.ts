@@ -11,6 +11,7 @@
  *   (`_filter_irrelevant_gpu_kernels`).
  */
 import { kernelType, profilerStepNumber, type KernelType } from './kernel-type.ts';
+import { sortByStart } from './intervals.ts';
 import type { ParsedTrace } from './parse.ts';
 
 /** The view the analyses read. Arrays are indexed by row of the event table. */
@@ -29,6 +30,8 @@ export interface RankView {
   typeOf(nameId: number): KernelType;
   /** Whether HTA dropped the last profiler step. */
   droppedLastStep: boolean;
+  /** Every row, by start then file order: the analyses filter it, so their rows come sorted. */
+  order: Int32Array;
 }
 
 /** Names of `ProfilerStep#N` events in a trace. */
@@ -82,7 +85,11 @@ export function buildView(trace: ParsedTrace, distinctStepNames: number): RankVi
     }
     return t;
   };
-  return { trace, tsUs, endUs, isGpu, kept, launchRow, typeOf, droppedLastStep };
+  const order = sortByStart(
+    Int32Array.from({ length: n }, (_, i) => i),
+    tsUs,
+  );
+  return { trace, tsUs, endUs, isGpu, kept, launchRow, typeOf, droppedLastStep, order };
 }
 
 function dropLastStep(trace: ParsedTrace, tsUs: Float64Array, isGpu: Uint8Array, kept: Uint8Array): boolean {
@@ -115,8 +122,8 @@ function dropLastStep(trace: ParsedTrace, tsUs: Float64Array, isGpu: Uint8Array,
 
 /** Kept rows with `stream ≠ -1`: what HTA's temporal, kernel and overlap analyses read as GPU kernels. */
 export function streamRows(v: RankView): Int32Array {
-  const { stream, count } = v.trace.events;
+  const { stream } = v.trace.events;
   const out: number[] = [];
-  for (let i = 0; i < count; i++) if (v.kept[i] && stream[i] !== -1) out.push(i);
+  for (const i of v.order) if (v.kept[i] && stream[i] !== -1) out.push(i);
   return Int32Array.from(out);
 }
