@@ -59,7 +59,11 @@ export default defineConfig({
       filename: 'sw.ts',
       injectManifest: {
         // Every page, asset, the question bank and the search index: the whole site works offline.
-        globPatterns: ['**/*.{html,js,css,json,svg,png,ico,woff2,pagefind,pf_meta,pf_index,pf_fragment}'],
+        // …and /trace/'s sample trace (a .json.gz) with its licence, so "Try a sample trace" works offline.
+        globPatterns: [
+          '**/*.{html,js,css,json,svg,png,ico,woff2,pagefind,pf_meta,pf_index,pf_fragment}',
+          'traces/*.{gz,txt}',
+        ],
         // Pagefind's own UI bundles are unused (src/pages/search.astro talks to its API directly).
         globIgnores: [
           '**/_worker.js/**',

@@ -1,0 +1,139 @@
+/**
+ * Parity with Holistic Trace Analysis (HTA), side by side on the same traces and machine:
+ *
+ *   HTA_DIR=/path/to/HolisticTraceAnalysis node bench/trace-parity.ts [trace …]
+ *
+ * HTA runs from its source checkout (HTA_DIR) through bench/hta_driver.py with /usr/bin/python3 and
+ * Debian's python3-pandas, -numpy, -networkx, -plotly, -psutil and -pydot. With no traces given, every
+ * .json.gz and .json under HTA_DIR/tests/data is tried; those HTA itself cannot analyse are listed apart.
+ * Prints a Markdown table: HTA's temporal breakdown and idle categories, ours, the largest differences
+ * (percentage points) and the speed ratio (HTA's load and analysis time, one run, over our parse and analysis
+ * time, best of three; both without interpreter start-up and imports). Targets: temporal within 0.5 pp, idle categories within
+ * 1 pp, ours at least 10× faster.
+ */
+import { execFileSync } from 'node:child_process';
+import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { Readable } from 'node:stream';
+import { analyzeTraces, parseTraceStream } from '../src/lib/trace/index.ts';
+
+interface HtaResult {
+  ok: boolean;
+  error?: string;
+  seconds: number;
+  rank: number;
+  temporal: { idlePct: number; computePct: number; nonComputePct: number };
+  idle: { stream: number; category: 'host_wait' | 'kernel_wait' | 'other'; us: number }[];
+}
+
+const htaDir = process.env['HTA_DIR'];
+if (!htaDir) {
+  console.error('Set HTA_DIR to a checkout of github.com/facebookresearch/HolisticTraceAnalysis.');
+  process.exit(1);
+}
+const python = process.env['PYTHON'] ?? '/usr/bin/python3';
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? walk(p) : /\.json(\.gz)?$/.test(f) && statSync(p).size > 0 ? [p] : [];
+  });
+}
+
+const files = process.argv.slice(2).length ? process.argv.slice(2) : walk(join(htaDir, 'tests/data')).sort();
+
+function runHta(file: string): HtaResult {
+  const out = execFileSync(python, [join(import.meta.dirname, 'hta_driver.py'), file], {
+    env: { ...process.env, HTA_DIR: htaDir },
+    encoding: 'utf8',
+    timeout: 600_000,
+    maxBuffer: 1 << 26,
+  });
+  return JSON.parse(out.trim().split('\n').pop()!) as HtaResult;
+}
+
+/** Ours, best of three runs (the first pays for the JIT; HTA's one run pays for none of Python's imports). */
+async function runOurs(file: string) {
+  let best = Infinity;
+  let report;
+  for (let k = 0; k < 3; k++) {
+    const t0 = performance.now();
+    const trace = await parseTraceStream(
+      Readable.toWeb(createReadStream(file, { highWaterMark: 1 << 20 })) as ReadableStream<Uint8Array>,
+    );
+    report = analyzeTraces([{ label: basename(file), trace }]);
+    best = Math.min(best, (performance.now() - t0) / 1000);
+  }
+  return { report: report!, seconds: best };
+}
+
+/** Each stream's category shares from microseconds (HTA's printed ratio is rounded to 0.01). */
+function shares(rows: { stream: number; category: string; us: number }[]): Map<string, number> {
+  const total = new Map<number, number>();
+  for (const r of rows) total.set(r.stream, (total.get(r.stream) ?? 0) + r.us);
+  return new Map(rows.map((r) => [`${r.stream}/${r.category}`, total.get(r.stream) ? r.us / total.get(r.stream)! : 0]));
+}
+
+const f2 = (x: number) => x.toFixed(2);
+const lines = [
+  '| trace | HTA idle / compute / non-compute % | ours | max Δ temporal (pp) | HTA host / kernel / other % (busiest stream) | ours | max Δ idle category (pp, all streams) | HTA s | ours s | speed ratio |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+];
+const skipped: string[] = [];
+for (const file of files) {
+  const name = relative(join(htaDir, 'tests/data'), file);
+  let hta: HtaResult;
+  try {
+    hta = runHta(file);
+  } catch (e) {
+    skipped.push(`${name}: HTA did not finish (${(e as Error).message.slice(0, 80)})`);
+    continue;
+  }
+  if (!hta.ok) {
+    skipped.push(`${name}: HTA: ${hta.error}`);
+    continue;
+  }
+  let ours;
+  try {
+    ours = await runOurs(file);
+  } catch (e) {
+    lines.push(
+      `| ${name} | ${f2(hta.temporal.idlePct)} / … | ours failed: ${(e as Error).message.slice(0, 60)} | | | | | | | |`,
+    );
+    continue;
+  }
+  const r = ours.report.ranks[0]!;
+  const t = r.temporal;
+  const dT = Math.max(
+    Math.abs(t.idlePct - hta.temporal.idlePct),
+    Math.abs(t.computePct - hta.temporal.computePct),
+    Math.abs(t.nonComputePct - hta.temporal.nonComputePct),
+  );
+  const theirs = shares(hta.idle);
+  const mine = shares(
+    r.idle.streams.flatMap((s) =>
+      (['host_wait', 'kernel_wait', 'other'] as const).map((c) => ({
+        stream: s.stream,
+        category: c,
+        us: s.byCategory[c].us,
+      })),
+    ),
+  );
+  let dI = 0;
+  for (const k of new Set([...theirs.keys(), ...mine.keys()]))
+    dI = Math.max(dI, 100 * Math.abs((theirs.get(k) ?? 0) - (mine.get(k) ?? 0)));
+  const busiest = [...new Set(hta.idle.map((i) => i.stream))].sort(
+    (a, b) =>
+      hta.idle.filter((i) => i.stream === b).reduce((x, i) => x + i.us, 0) -
+      hta.idle.filter((i) => i.stream === a).reduce((x, i) => x + i.us, 0),
+  )[0];
+  const cat = (m: Map<string, number>) =>
+    ['host_wait', 'kernel_wait', 'other'].map((c) => (100 * (m.get(`${busiest}/${c}`) ?? 0)).toFixed(1)).join(' / ');
+  lines.push(
+    `| ${name} | ${f2(hta.temporal.idlePct)} / ${f2(hta.temporal.computePct)} / ${f2(hta.temporal.nonComputePct)} | ${f2(t.idlePct)} / ${f2(t.computePct)} / ${f2(t.nonComputePct)} | ${f2(dT)} | ${cat(theirs)} (stream ${busiest}) | ${cat(mine)} | ${f2(dI)} | ${hta.seconds.toFixed(2)} | ${ours.seconds.toFixed(3)} | ${(hta.seconds / ours.seconds).toFixed(1)}× |`,
+  );
+  console.error(`done ${name}`);
+}
+console.log(lines.join('\n'));
+if (skipped.length)
+  console.log(`\nNot compared (HTA cannot analyse them):\n${skipped.map((s) => `- ${s}`).join('\n')}`);

@@ -1,0 +1,172 @@
+/**
+ * Reading a Kineto (PyTorch profiler) Chrome-trace file into an `EventTable` and its metadata, from text
+ * chunks (`createTraceParser`) or from a byte stream, gzip or not (`parseTraceStream`). Works the same in
+ * Node (the CLI, tests) and a Web Worker: it uses only `TextDecoder` and `DecompressionStream`.
+ */
+import { TraceError } from './errors.ts';
+import { TraceScanner } from './json-scan.ts';
+import { EventStore, type EventTable } from './store.ts';
+
+/** What the trace says about itself, beside its events. */
+export interface TraceMeta {
+  /** `distributedInfo.rank`, or null when the trace does not say. */
+  rank: number | null;
+  /** `distributedInfo.world_size`, or null. */
+  worldSize: number | null;
+  /** `distributedInfo.backend` (e.g. "nccl"), or null. */
+  backend: string | null;
+  /** GPU names from `deviceProperties`. */
+  deviceNames: string[];
+  /** `displayTimeUnit` ("ms" or "ns"): a display hint only; `ts` is microseconds either way. */
+  displayTimeUnit: string | null;
+  /** "ns" when timestamps carry fractions of a microsecond (PyTorch ≥ 2.4 writes nanosecond resolution). */
+  resolution: 'us' | 'ns';
+  /** Events in `traceEvents`, and how many of them were kept (complete events with a category). */
+  seenEvents: number;
+  keptEvents: number;
+  /** `ac2g` flow events (arrows from a CPU launch to its GPU kernel). */
+  flowEvents: number;
+}
+
+/** A parsed trace: its events and metadata. */
+export interface ParsedTrace {
+  events: EventTable;
+  meta: TraceMeta;
+}
+
+/** Top-level keys kept beside the events. */
+const META_KEYS = ['distributedInfo', 'deviceProperties', 'displayTimeUnit'] as const;
+
+/** A parser fed text chunk by chunk. */
+export interface TraceParser {
+  push(text: string): void;
+  end(): ParsedTrace;
+}
+
+/** A parser for one trace document fed as text chunks. */
+export function createTraceParser(): TraceParser {
+  const store = new EventStore();
+  const meta: Record<string, unknown> = {};
+  const scanner = new TraceScanner(
+    {
+      events: (batch) => store.addBatch(batch),
+      value: (key, value) => {
+        meta[key] = value;
+      },
+    },
+    META_KEYS,
+  );
+  return {
+    push: (text) => scanner.push(text),
+    end: () => {
+      scanner.end();
+      return { events: store.table(), meta: readMeta(meta, store) };
+    },
+  };
+}
+
+function readMeta(m: Record<string, unknown>, store: EventStore): TraceMeta {
+  const dist = asRecord(m['distributedInfo']);
+  const rank = dist?.['rank'];
+  const world = dist?.['world_size'];
+  const props = Array.isArray(m['deviceProperties']) ? (m['deviceProperties'] as unknown[]) : [];
+  return {
+    rank: typeof rank === 'number' && Number.isInteger(rank) ? rank : null,
+    worldSize: typeof world === 'number' ? world : null,
+    backend: typeof dist?.['backend'] === 'string' ? (dist['backend'] as string) : null,
+    deviceNames: props.map((p) => asRecord(p)?.['name']).filter((n): n is string => typeof n === 'string'),
+    displayTimeUnit: typeof m['displayTimeUnit'] === 'string' ? (m['displayTimeUnit'] as string) : null,
+    resolution: store.fractionalTs ? 'ns' : 'us',
+    seenEvents: store.seenCount,
+    keptEvents: store.count,
+    flowEvents: store.flowCount,
+  };
+}
+
+function asRecord(v: unknown): Record<string, unknown> | null {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+/** Text handed to the parser at a time, characters. */
+const BATCH_CHARS = 1 << 20;
+
+/** Progress while reading: bytes read from the source (compressed, when it is gzip). */
+export type ProgressFn = (bytesRead: number) => void;
+
+/**
+ * Reads a trace from a byte stream: gzip (by its magic bytes, not its name) or plain JSON, decoded and
+ * parsed chunk by chunk, so memory holds one chunk of text and the compact table, never the file.
+ */
+export async function parseTraceStream(
+  source: ReadableStream<Uint8Array>,
+  onProgress: ProgressFn = () => {},
+): Promise<ParsedTrace> {
+  const input = source.getReader();
+  const head = await input.read().catch((e: unknown) => {
+    throw new TraceError('read', `The file could not be read: ${(e as Error).message}.`);
+  });
+  const first = head.value ?? new Uint8Array(0);
+  const gzip = first.length >= 2 && first[0] === 0x1f && first[1] === 0x8b;
+  let read = 0;
+  // The first chunk, already read to sniff gzip, then the rest, counting bytes for progress.
+  const counted = new ReadableStream<Uint8Array>({
+    start(ctl) {
+      if (head.done) ctl.close();
+      else {
+        read += first.byteLength;
+        onProgress(read);
+        ctl.enqueue(first);
+      }
+    },
+    async pull(ctl) {
+      const next = await input.read();
+      if (next.done) ctl.close();
+      else {
+        read += next.value.byteLength;
+        onProgress(read);
+        ctl.enqueue(next.value);
+      }
+    },
+    cancel: (why) => input.cancel(why),
+  });
+  const bytes = gzip
+    ? counted.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>)
+    : counted;
+  const parser = createTraceParser();
+  const decoder = new TextDecoder('utf-8');
+  const reader = bytes.getReader();
+  const pending: string[] = [];
+  let pendingChars = 0;
+  try {
+    while (true) {
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch (e) {
+        throw gzip ? gzipError(e) : new TraceError('read', `The file could not be read: ${(e as Error).message}.`);
+      }
+      if (next.done) break;
+      // Decompressors hand out small chunks (16–64 KB); parsing about 1 MB at a time costs fewer batches.
+      pending.push(decoder.decode(next.value, { stream: true }));
+      pendingChars += pending[pending.length - 1]!.length;
+      if (pendingChars >= BATCH_CHARS) {
+        parser.push(pending.join(''));
+        pending.length = 0;
+        pendingChars = 0;
+      }
+    }
+    pending.push(decoder.decode());
+    parser.push(pending.join(''));
+  } catch (e) {
+    await reader.cancel().catch(() => {});
+    throw e;
+  }
+  return parser.end();
+}
+
+function gzipError(e: unknown): TraceError {
+  return new TraceError(
+    'gzip',
+    `The gzip file is cut short or damaged (${(e as Error).message}). Copy it again, or open the uncompressed .json.`,
+  );
+}

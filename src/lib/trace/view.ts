@@ -1,0 +1,129 @@
+/**
+ * One rank's events as HTA's analyses see them (hta/common/trace.py, trace_parser.py, trace_filter.py):
+ *
+ * - nanosecond-resolution timestamps rounded inward (start up, end down), as `round_down_time_stamps`;
+ * - a GPU event is one with `stream ≥ 0` and `correlation ≥ 0`, or named "Event Sync" / "Context Sync";
+ *   every other event is a CPU event;
+ * - each GPU event is linked to the CPU event with the same correlation (the last one in file order, as
+ *   pandas' merge then assignment leaves it);
+ * - when the traces hold two or more `ProfilerStep#N` names, the last step is dropped: CPU events that start
+ *   at or after the last step's start go, and GPU events go unless a kept CPU event has their correlation
+ *   (`_filter_irrelevant_gpu_kernels`).
+ */
+import { kernelType, profilerStepNumber, type KernelType } from './kernel-type.ts';
+import { sortByStart } from './intervals.ts';
+import type { ParsedTrace } from './parse.ts';
+
+/** The view the analyses read. Arrays are indexed by row of the event table. */
+export interface RankView {
+  trace: ParsedTrace;
+  /** Start and end after HTA's rounding, microseconds. */
+  tsUs: Float64Array;
+  endUs: Float64Array;
+  /** 1 when the row is a GPU event in HTA's sense. */
+  isGpu: Uint8Array;
+  /** 1 when the row survives the last-step filter. */
+  kept: Uint8Array;
+  /** Row of the linked CPU event (launch), or -1. */
+  launchRow: Int32Array;
+  /** Kernel class of each string id, computed on first use. */
+  typeOf(nameId: number): KernelType;
+  /** Whether HTA dropped the last profiler step. */
+  droppedLastStep: boolean;
+  /** Every row, by start then file order: the analyses filter it, so their rows come sorted. */
+  order: Int32Array;
+}
+
+/** Names of `ProfilerStep#N` events in a trace. */
+export function stepNames(trace: ParsedTrace): Set<string> {
+  const out = new Set<string>();
+  const { strings, name, count } = trace.events;
+  const ids = new Set<number>();
+  strings.forEach((s, id) => {
+    if (profilerStepNumber(s) !== null) ids.add(id);
+  });
+  for (let i = 0; i < count; i++) if (ids.has(name[i]!)) out.add(strings[name[i]!]!);
+  return out;
+}
+
+/**
+ * Builds the view. `distinctStepNames` is the number of distinct `ProfilerStep#N` names across all the
+ * ranks loaded together (HTA counts them in its global symbol table).
+ */
+export function buildView(trace: ParsedTrace, distinctStepNames: number): RankView {
+  const ev = trace.events;
+  const n = ev.count;
+  const tsUs = new Float64Array(n);
+  const endUs = new Float64Array(n);
+  const round = trace.meta.resolution === 'ns';
+  for (let i = 0; i < n; i++) {
+    const s = ev.tsUs[i]!;
+    const e = s + ev.durUs[i]!;
+    tsUs[i] = round ? Math.ceil(s) : s;
+    endUs[i] = round ? Math.floor(e) : e;
+  }
+  const syncIds = new Set([ev.strings.indexOf('Event Sync'), ev.strings.indexOf('Context Sync')]);
+  syncIds.delete(-1);
+  const isGpu = new Uint8Array(n);
+  for (let i = 0; i < n; i++) isGpu[i] = (ev.stream[i]! >= 0 && ev.corr[i]! >= 0) || syncIds.has(ev.name[i]!) ? 1 : 0;
+
+  // Link GPU events to their CPU launch by correlation.
+  const cpuByCorr = new Map<number, number>();
+  for (let i = 0; i < n; i++) if (!isGpu[i] && ev.corr[i] !== -1) cpuByCorr.set(ev.corr[i]!, i);
+  const launchRow = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) if (isGpu[i] && ev.corr[i] !== -1) launchRow[i] = cpuByCorr.get(ev.corr[i]!) ?? -1;
+
+  const kept = new Uint8Array(n).fill(1);
+  const droppedLastStep = distinctStepNames >= 2 && dropLastStep(trace, tsUs, isGpu, kept);
+
+  const types = new Map<number, KernelType>();
+  const typeOf = (id: number): KernelType => {
+    let t = types.get(id);
+    if (t === undefined) {
+      t = kernelType(ev.strings[id] ?? '');
+      types.set(id, t);
+    }
+    return t;
+  };
+  const order = sortByStart(
+    Int32Array.from({ length: n }, (_, i) => i),
+    tsUs,
+  );
+  return { trace, tsUs, endUs, isGpu, kept, launchRow, typeOf, droppedLastStep, order };
+}
+
+function dropLastStep(trace: ParsedTrace, tsUs: Float64Array, isGpu: Uint8Array, kept: Uint8Array): boolean {
+  const ev = trace.events;
+  const n = ev.count;
+  const stepIds = new Set<number>();
+  ev.strings.forEach((s, id) => {
+    if (profilerStepNumber(s) !== null) stepIds.add(id);
+  });
+  let anyCpu = false;
+  let lastStepStart = -Infinity;
+  let firstCpu = Infinity;
+  for (let i = 0; i < n; i++) {
+    if (isGpu[i]) continue;
+    anyCpu = true;
+    if (tsUs[i]! < firstCpu) firstCpu = tsUs[i]!;
+    if (stepIds.has(ev.name[i]!) && tsUs[i]! > lastStepStart) lastStepStart = tsUs[i]!;
+  }
+  if (!anyCpu) return false;
+  const cut = lastStepStart === -Infinity ? firstCpu : lastStepStart;
+  const corrs = new Set<number>();
+  for (let i = 0; i < n; i++) {
+    if (isGpu[i]) continue;
+    if (tsUs[i]! < cut) corrs.add(ev.corr[i]!);
+    else kept[i] = 0;
+  }
+  for (let i = 0; i < n; i++) if (isGpu[i] && !corrs.has(ev.corr[i]!)) kept[i] = 0;
+  return true;
+}
+
+/** Kept rows with `stream ≠ -1`: what HTA's temporal, kernel and overlap analyses read as GPU kernels. */
+export function streamRows(v: RankView): Int32Array {
+  const { stream } = v.trace.events;
+  const out: number[] = [];
+  for (const i of v.order) if (v.kept[i] && stream[i] !== -1) out.push(i);
+  return Int32Array.from(out);
+}
