@@ -3,34 +3,17 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { parseCli, USAGE } from '../../server/cli.ts';
 import { DEFAULTS, EXIT } from '../../server/defaults.ts';
+import { runLab as runLabCli } from './helpers.ts';
 
-const root = new URL('../../', import.meta.url).pathname;
 const configHome = mkdtempSync(join(tmpdir(), 'cli-config-'));
 afterAll(() => rmSync(configHome, { recursive: true, force: true }));
 
-/** Runs the lab server's CLI to its exit; resolves with the code and stderr. */
-function runLab(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['server/bin.mjs', ...args], {
-      cwd: root,
-      env: { ...process.env, XDG_CONFIG_HOME: configHome, ...env }, // never the real ~/.config
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
-    });
-  });
-}
+/** The lab server's CLI to its exit, with its own ~/.config. */
+const runLab = (args: string[], env: Record<string, string> = {}) => runLabCli(args, configHome, env);
 
 describe('CLI flags', () => {
   test('defaults come from DEFAULTS: loopback, auto, 500 ms, port 8790', () => {

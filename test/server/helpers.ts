@@ -1,4 +1,5 @@
 /** Test helpers: start a lab server on port 0, read SSE with fetch, raw HTTP requests. */
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer, type LabServer, type ServerOptions } from '../../server/app.ts';
@@ -145,4 +146,30 @@ export function seqOf(id: string | null): number {
   const m = id === null ? null : /^[0-9a-f]+-(\d+)$/.exec(id);
   if (!m) throw new Error(`not a stream event id: ${String(id)}`);
   return Number(m[1]);
+}
+
+/**
+ * Runs the lab server's CLI (`server/bin.mjs args`) to its exit, or kills it after 15 s (a hang); resolves with its
+ * exit code and stderr. `configHome` stands in for ~/.config, so a test never touches the real token.
+ */
+export function runLab(
+  args: string[],
+  configHome: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['server/bin.mjs', ...args], {
+      cwd: new URL('../../', import.meta.url).pathname,
+      env: { ...process.env, XDG_CONFIG_HOME: configHome, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
 }

@@ -3,15 +3,15 @@
  * refused at once with a message (each runs as its own lab server process, so a regression that hangs or
  * swamps fails here instead of hanging the suite), and the kept token's folder is made private.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EXIT } from '../../server/defaults.ts';
 import { chooseToken } from '../../server/token.ts';
+import { runLab as runLabCli } from './helpers.ts';
 
-const root = new URL('../../', import.meta.url).pathname;
 let dir: string;
 let fifo: string;
 
@@ -22,24 +22,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the lab server to its exit, or kills it after 15 s (a hang); resolves with the code and its stderr. */
-function runLab(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['server/bin.mjs', '--port', '0', ...args], {
-      cwd: root,
-      env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'config') },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
-    });
-  });
-}
+/** The lab server (on a free port) to its exit, or killed after 15 s (a hang), with its own ~/.config. */
+const runLab = (args: string[]) => runLabCli(['--port', '0', ...args], join(dir, 'config'));
 
 describe('files that are not regular files are refused at once', () => {
   test('a FIFO as --token-file', async () => {
