@@ -1,5 +1,5 @@
 /**
- * The lab page's side effects around its session (src/lib/lab-session.ts): starts and stops the
+ * The lab page's side effects around its session (src/lib/lab/session.ts): starts and stops the
  * sources (lab-source.ts), remembers the server URL, the steps passed and a passed lab on this device
  * (localStorage), emits 'saturate:lab-done' once per run, and downloads the session. In the lab
  * server's simulation it keeps the server playing what the live step needs (its scenario, then its fix)
@@ -8,10 +8,10 @@
  */
 import type { StreamMessage } from '../protocol/metrics.ts';
 import { emit } from '../lib/events.ts';
-import { toNdjson } from '../lib/lab-run.ts';
-import { simPlay, type LabSession, type LabSessionModel } from '../lib/lab-session.ts';
-import type { LabView } from '../lib/lab-run.ts';
-import { labProgressKey, parseSavedRun, serializeSavedRun } from '../lib/lab-progress.ts';
+import { toNdjson } from '../lib/lab/run.ts';
+import { simPlay, type LabSession, type LabSessionModel } from '../lib/lab/session.ts';
+import type { LabView } from '../lib/lab/run.ts';
+import { labProgressKey, parseSavedRun, serializeSavedRun } from '../lib/lab/progress.ts';
 import { defaultKnobs } from '../lib/sim/index.ts';
 import {
   connectServer,

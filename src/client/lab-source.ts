@@ -4,10 +4,10 @@
  * same `StreamMessage`s. Browser-only; the lab runner (lab-runner.ts) is the one user.
  */
 import type { DeviceInfo, StreamMessage } from '../protocol/metrics.ts';
-import { simMessage } from '../lib/lab-run.ts';
-import type { SimPlay, SourceInfo } from '../lib/lab-session.ts';
+import { simMessage } from '../lib/lab/run.ts';
+import type { SimPlay, SourceInfo } from '../lib/lab/session.ts';
 import { scenarioDevices } from '../lib/sim/index.ts';
-import { bootOf, retryDelayMs } from '../lib/lab-connection.ts';
+import { bootOf, retryDelayMs } from '../lib/lab/connection.ts';
 
 /** A running source; `stop()` ends it. */
 export interface RunningSource {

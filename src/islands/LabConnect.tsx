@@ -4,11 +4,11 @@
  * SIMULATED and from which GPU.
  */
 import { useId, useState } from 'react';
-import type { LabSession, SourceInfo } from '../lib/lab-session.ts';
+import type { LabSession, SourceInfo } from '../lib/lab/session.ts';
 import LabCommand from './LabCommand.tsx';
-import { simulatedSummary } from '../lib/lab-connection.ts';
+import { simulatedSummary } from '../lib/lab/connection.ts';
 
-/** What the panel shows, from the lab session (src/lib/lab-session.ts), and what it can do. */
+/** What the panel shows, from the lab session (src/lib/lab/session.ts), and what it can do. */
 export interface LabConnectProps extends Pick<
   LabSession,
   'source' | 'status' | 'error' | 'serverUrl' | 'serverFirst' | 'speed' | 'gpuIndex'

@@ -3,14 +3,14 @@
  * the session download and, once every step passes, the debrief quiz. Three ways to run on the
  * same page: the simulator in this page, the lab server's simulation, or a real GPU via the server.
  *
- * State lives outside React: the session (src/lib/lab-session.ts: source, run, points, diagnosis,
+ * State lives outside React: the session (src/lib/lab/session.ts: source, run, points, diagnosis,
  * what to announce) is read here with `useSyncExternalStore`; the runner (src/client/lab-runner.ts)
  * starts the sources, emits 'saturate:lab-done' on completion and remembers the unlocked debrief.
  * This component only renders the session and forwards the learner's actions.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import type { LabView } from '../lib/lab-run.ts';
-import { createLabSession, idleCost } from '../lib/lab-session.ts';
+import type { LabView } from '../lib/lab/run.ts';
+import { createLabSession, idleCost } from '../lib/lab/session.ts';
 import type { QuizQuestion } from '../lib/quiz.ts';
 import { createLabRunner } from '../client/lab-runner.ts';
 import LabConnect from './LabConnect.tsx';

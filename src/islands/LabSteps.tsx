@@ -5,9 +5,9 @@
  * through its API), or the command to run on a real GPU. State is spelled out in text, never by colour alone.
  */
 import type { CheckResult, CheckState } from '../lib/checks.ts';
-import type { LabView } from '../lib/lab-run.ts';
-import type { SourceInfo } from '../lib/lab-session.ts';
-import { fillHostCores } from '../lib/lab-connection.ts';
+import type { LabView } from '../lib/lab/run.ts';
+import type { SourceInfo } from '../lib/lab/session.ts';
+import { fillHostCores } from '../lib/lab/connection.ts';
 
 export interface LabStepsProps {
   steps: LabView['steps'];

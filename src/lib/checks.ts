@@ -17,7 +17,7 @@ import {
   type MetricId,
   type MetricInfo,
   type MetricPoint,
-} from './lab-metrics.ts';
+} from './lab/metrics.ts';
 
 export const AGGS = ['mean', 'min', 'max', 'p5', 'p50', 'p95', 'stddev', 'last'] as const;
 export type Agg = (typeof AGGS)[number];

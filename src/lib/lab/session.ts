@@ -8,13 +8,13 @@
  * Lifecycle: `opened` (what the page and the device remember) → `restart` on each new source →
  * `message` per sample → `done` once the last step passes; `stopped` ends the source, not the run.
  */
-import type { DeviceInfo, StreamMessage } from '../protocol/metrics.ts';
-import type { CheckResult } from './checks.ts';
-import { diagnose, type Diagnosis } from './diagnose.ts';
-import { toPoint, type MetricContext, type MetricPoint } from './lab-metrics.ts';
-import { checkSpanS } from './checks.ts';
-import { resumeRun, savedRunOf, type SavedRun } from './lab-progress.ts';
-import { advanceRun, type LabView, type RunState } from './lab-run.ts';
+import type { DeviceInfo, StreamMessage } from '../../protocol/metrics.ts';
+import type { CheckResult } from '../checks.ts';
+import { diagnose, type Diagnosis } from '../diagnose.ts';
+import { toPoint, type MetricContext, type MetricPoint } from './metrics.ts';
+import { checkSpanS } from '../checks.ts';
+import { resumeRun, savedRunOf, type SavedRun } from './progress.ts';
+import { advanceRun, type LabView, type RunState } from './run.ts';
 
 /** Points kept for the charts and checks: 10 minutes at 500 ms. */
 export const MAX_POINTS = 1200;
@@ -91,7 +91,7 @@ export interface LabSession {
   announce: string;
   /** When the run started (epoch ms), for the lab's duration. */
   startedAtMs: number;
-  /** Steps this device saw pass in an unfinished run: a new run resumes there (src/lib/lab-progress.ts). */
+  /** Steps this device saw pass in an unfinished run: a new run resumes there (src/lib/lab/progress.ts). */
   saved: SavedRun | null;
   /** The diagnosis reads only samples after this time, ms: set when the lab completes, so it reads the fixed run. */
   diagnoseFromMs: number;

@@ -5,7 +5,7 @@
  * (src/lib/gpu-specs.ts). Pure. Lab texts quote these numbers with the arithmetic beside them, and the
  * test recomputes every one, so a changed table or script fails a stale text.
  */
-import { GPU_SPECS, type Dtype } from './gpu-specs.ts';
+import { GPU_SPECS, type Dtype } from '../gpu-specs.ts';
 
 /** The GPU the simulator plays and the lab texts compute for. */
 export const LAB_GPU = GPU_SPECS['h100-sxm'];
