@@ -112,6 +112,7 @@ export function toMarkdown(r: AuditReport): string {
 export function toJson(r: AuditReport): unknown {
   return {
     window: r.window,
+    dataSpanS: r.dataSpanS,
     prometheus: r.prometheus,
     queries: r.queries,
     gpus: r.gpus.map((g) => ({
@@ -121,6 +122,7 @@ export function toJson(r: AuditReport): unknown {
       uuid: g.uuid,
       model: g.model,
       labels: g.owner,
+      simulated: g.simulated,
       verdict: g.verdict,
       hours: g.hours,
       wastefulHours: wastefulHoursOf(g),

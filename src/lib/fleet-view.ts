@@ -12,6 +12,8 @@ export interface FleetGpuJson {
   uuid: string | null;
   model: string;
   labels: { pod: string | null; namespace: string | null; container: string | null; job: string | null };
+  /** Its series carry `simulated="true"`: a simulated GPU (a lab server's `--dcgm-names`), not hardware. */
+  simulated?: boolean;
   verdict: {
     kind: string;
     title: string;
