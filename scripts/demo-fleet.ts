@@ -6,7 +6,8 @@
  * stops every process it started and removes its temporary folder.
  *
  * Flags: --port <n> (the reader's port; default 0, a free one), --api-only (the reader serves the API without
- * building the site; the tests use it).
+ * building the site), --site <dir> (serve this built site as it is, without `npm start`'s build check; the
+ * end-to-end test serves dist/ so).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,11 @@ import { demoPrometheusConfig, DEMO_NODES, freePort, startChild, waitForGpus, ty
 const root = fileURLToPath(new URL('../', import.meta.url));
 const startedMs = Date.now();
 const { values } = parseArgs({
-  options: { port: { type: 'string', default: '0' }, 'api-only': { type: 'boolean', default: false } },
+  options: {
+    port: { type: 'string', default: '0' },
+    'api-only': { type: 'boolean', default: false },
+    site: { type: 'string' },
+  },
 });
 const dir = mkdtempSync(join(tmpdir(), 'saturate-demo-fleet-'));
 const token = randomBytes(16).toString('hex');
@@ -97,7 +102,11 @@ try {
     'reader',
     process.execPath,
     [
-      values['api-only'] ? 'server/bin.mjs' : 'scripts/start.mjs',
+      ...(values['api-only']
+        ? ['server/bin.mjs']
+        : values.site
+          ? ['server/bin.mjs', '--static', values.site]
+          : ['scripts/start.mjs']),
       ...['--port', values.port!, '--source', `prometheus:${promUrl}`, '--interval', '2000'],
       ...['--token-file', tokenFile],
     ],

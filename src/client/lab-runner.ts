@@ -22,6 +22,8 @@ import {
   type ServerAddress,
 } from './lab-source.ts';
 import { absorbServerToken, LAB_SERVER_KEY, remembered } from './remembered.ts';
+import { isWatchOnly } from '../lib/lab/connection.ts';
+import { LIVE_VIEW_ANCHOR } from '../lib/fleet-view.ts';
 
 /** Set once a lab passed on this device: its debrief stays unlocked. */
 const doneKey = (id: string) => `saturate:lab-done:${id}`;
@@ -112,6 +114,8 @@ export function createLabRunner(lab: Pick<LabView, 'id' | 'steps'>, session: Lab
 
   const onMessage = (m: StreamMessage) => {
     if (!belongs(m)) return void syncServer();
+    // Someone else's job (a fleet GPU): its samples feed the charts, never this device's progress in the lab.
+    if (isWatchOnly(session.get().source)) return void dispatch({ type: 'message', message: m });
     const wasDone = session.get().done;
     act({ type: 'message', message: m });
     const s = session.get();
@@ -140,6 +144,9 @@ export function createLabRunner(lab: Pick<LabView, 'id' | 'steps'>, session: Lab
     const index = src.info.devices.findIndex((d) => d.name === want || d.uuid === want);
     if (index >= 0) dispatch({ type: 'gpu', index });
     else dispatch({ type: 'error', message: `This lab server has no GPU "${want}": showing GPU 0. Pick one below.` });
+    // Opened at its charts (the fleet page's link): the page grew while connecting, so go there again.
+    if (location.hash === `#${LIVE_VIEW_ANCHOR}`)
+      requestAnimationFrame(() => document.getElementById(LIVE_VIEW_ANCHOR)?.scrollIntoView({ block: 'start' }));
   };
 
   /** Connects the lab server at the session's URL (a new run), or says why not. */

@@ -27,6 +27,12 @@ export function sourceBanner(s: SourceInfo, gpuIndex: number): { tag: 'REAL' | '
   if (s.kind === 'page-sim')
     return { tag: 'SIMULATED', text: `in this page, no server · ${gpu} (simulated) · ${s.source}` };
   const host = (s.origin ?? '').replace(/^https?:\/\//, '');
+  // A fleet GPU whose series carry simulated="true": the lab server behind Prometheus simulates it.
+  if (s.devices[gpuIndex]?.simulated)
+    return {
+      tag: 'SIMULATED',
+      text: `${gpu} · a simulated GPU (its series carry simulated="true") · read from ${s.source} by the lab server at ${host}`,
+    };
   return s.simulated
     ? {
         tag: 'SIMULATED',

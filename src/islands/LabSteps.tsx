@@ -21,6 +21,8 @@ export interface LabStepsProps {
   onFix: () => void;
   /** The host's logical cores as the lab server reports them; null when no server is connected. */
   hostCores: number | null;
+  /** A GPU of someone else's job (a fleet GPU): the steps are shown to watch by, not judged or acted on. */
+  watchOnly?: boolean;
 }
 
 const STATE_TEXT: Record<CheckState, string> = {
@@ -47,7 +49,44 @@ function ResultTree({ r }: { r: CheckResult }) {
 }
 
 /** The ordered step list with each live check's state and the fix control. */
-export default function LabSteps({ steps, index, result, source, fixApplied, onFix, hostCores }: LabStepsProps) {
+export default function LabSteps(props: LabStepsProps) {
+  if (props.watchOnly) return <WatchSteps steps={props.steps} hostCores={props.hostCores} />;
+  return <LiveSteps {...props} />;
+}
+
+/** A fleet GPU's steps: what to look for in its charts, with nothing to pass, fix or run. */
+function WatchSteps({ steps, hostCores }: Pick<LabStepsProps, 'steps' | 'hostCores'>) {
+  return (
+    <>
+      <p className="lab-watch-note" data-testid="lab-watch-only">
+        <strong>Watch only.</strong> This GPU runs someone else's job on your fleet: compare its charts with what each
+        step looks for. The checks, fixes and commands are for a run of your own (start the simulation, or your lab
+        server on your GPU).
+      </p>
+      <ol className="lab-steps">
+        {steps.map((s, i) => (
+          <li key={s.id} className="lab-step" data-step={s.id} data-state="watch">
+            <h3>
+              <span className="lab-step-n">{i + 1}.</span> {s.title}{' '}
+              <span className="lab-badge" data-state="watch" data-testid={`step-state-${s.id}`}>
+                Watch
+              </span>
+            </h3>
+            <div
+              className="lab-instruction"
+              dangerouslySetInnerHTML={{ __html: fillHostCores(s.instructionHtml, hostCores) }}
+            />
+            <p className="lab-check">
+              <span className="muted">What it looks for:</span> {s.checkText}
+            </p>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
+
+function LiveSteps({ steps, index, result, source, fixApplied, onFix, hostCores }: LabStepsProps) {
   return (
     <ol className="lab-steps">
       {steps.map((s, i) => {

@@ -160,13 +160,43 @@ export const fleetDeviceName = (g: Pick<FleetGpuJson, 'model' | 'hostname' | 'gp
 
 /**
  * The site path of a GPU's live view: the lab console for its verdict, told which device to show (`?gpu=`, matched
- * against the lab server's device names). The server itself is the one the page remembers.
+ * against the lab server's device names), opened at its charts. The server itself is the one the page remembers.
  *
- * @example liveViewPath({ model: 'H100', hostname: 'n1', gpu: 3, verdict: { kind: 'idle' } }) // "/labs/idle-gpu-cost/?gpu=H100%20(n1%2C%20GPU%203)"
+ * @example liveViewPath({ model: 'H100', hostname: 'n1', gpu: 3, verdict: { kind: 'idle' } }) // "/labs/idle-gpu-cost/?gpu=H100%20(n1%2C%20GPU%203)#lab-charts"
  */
 export function liveViewPath(
   g: Pick<FleetGpuJson, 'model' | 'hostname' | 'gpu'> & { verdict: { kind: string } },
 ): string {
   const lab = LAB_FOR_KIND[g.verdict.kind] ?? 'busy-in-time';
-  return `/labs/${lab}/?gpu=${encodeURIComponent(fleetDeviceName(g))}`;
+  return `/labs/${lab}/?gpu=${encodeURIComponent(fleetDeviceName(g))}#${LIVE_VIEW_ANCHOR}`;
 }
+
+/**
+ * How much data Prometheus holds, in words, from the report's `dataSpanS`.
+ * @example dataSpanText(120) // "Prometheus has 2 minutes of data"
+ * @example dataSpanText(0) // "Prometheus has no GPU data in this window yet"
+ */
+export function dataSpanText(spanS: number): string {
+  if (spanS <= 0) return 'Prometheus has no GPU data in this window yet';
+  if (spanS < 90) return `Prometheus has ${Math.max(1, Math.round(spanS))} seconds of data`;
+  if (spanS < 90 * 60) return `Prometheus has ${Math.round(spanS / 60)} minutes of data`;
+  if (spanS < 36 * 3600) return `Prometheus has ${Math.round(spanS / 3600)} hours of data`;
+  return `Prometheus has ${Math.round(spanS / 86_400)} days of data`;
+}
+
+/**
+ * The window to show instead of `windowS` when the data fills too little of it (under a quarter): the shortest of
+ * `offered` (seconds, by value) that holds all of it; null to keep `windowS`.
+ * @example windowWithData(120, 86_400, { '1h': 3600, '24h': 86_400, '7d': 604_800 }) // "1h"
+ * @example windowWithData(20 * 3600, 86_400, { '1h': 3600, '24h': 86_400 }) // null
+ */
+export function windowWithData(spanS: number, windowS: number, offered: Record<string, number>): string | null {
+  if (spanS >= windowS / 4) return null;
+  const fits = Object.entries(offered)
+    .filter(([, s]) => s >= spanS && s < windowS)
+    .sort((a, b) => a[1] - b[1]);
+  return fits[0]?.[0] ?? null;
+}
+
+/** "#lab-charts": where a GPU's live view opens, at its charts rather than the lab's introduction. */
+export const LIVE_VIEW_ANCHOR = 'lab-charts';

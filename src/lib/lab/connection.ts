@@ -66,3 +66,12 @@ export function hostPhrase(cores: number | null): string {
 export function fillHostCores(html: string, cores: number | null): string {
   return html.replaceAll('{hostCores}', hostPhrase(cores));
 }
+
+/**
+ * Whether the lab reads a GPU that runs someone else's job (a fleet GPU through `--source prometheus:`): its charts
+ * can be watched, but the steps' actions and checks are for a run of the learner's own.
+ * @example isWatchOnly({ kind: 'server', source: 'prometheus:http://prom:9090' }) // true
+ */
+export function isWatchOnly(source: { kind: string; source: string } | null): boolean {
+  return source !== null && source.kind === 'server' && source.source.startsWith('prometheus:');
+}
