@@ -74,6 +74,9 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
           onFix={runner.fix}
           hostCores={hostCores}
           watchOnly={watchOnly}
+          fixFromMs={s.fixFromMs}
+          stepStartedAtMs={s.run.startedAtMs}
+          lastSampleMs={points.at(-1)?.tMs ?? null}
         />
         {s.run.index > 0 && !s.done && !watchOnly && (
           <div className="actions">
