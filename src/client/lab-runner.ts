@@ -16,6 +16,7 @@ import { defaultKnobs } from '../lib/sim/index.ts';
 import {
   connectServer,
   parseServerUrl,
+  probeOwnServer,
   setServerKnobs,
   startPageSim,
   type RunningSource,
@@ -198,6 +199,21 @@ export function createLabRunner(lab: Pick<LabView, 'id' | 'steps'>, session: Lab
       });
       // Opened for one GPU (a fleet page link): connect at once and show it.
       if (wantGpu !== null && serverUrl) void connect();
+      // Served by a lab server: say what it reads, and connect to it by itself when its token is known.
+      else
+        void probeOwnServer().then((own) => {
+          if (!own) return;
+          dispatch({ type: 'own-server', server: own });
+          const s = session.get();
+          if (s.source !== null || s.status !== '') return; // the learner started something meanwhile
+          let origin = '';
+          try {
+            origin = parseServerUrl(s.serverUrl).origin;
+          } catch {
+            return; // no token known yet: the panel says where to get it
+          }
+          if (origin === own.origin) void connect();
+        });
       return () => running?.stop();
     },
     startSim() {

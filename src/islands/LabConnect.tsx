@@ -6,12 +6,12 @@
 import { useId, useState } from 'react';
 import type { LabSession, SourceInfo } from '../lib/lab/session.ts';
 import LabCommand from './LabCommand.tsx';
-import { simulatedSummary } from '../lib/lab/connection.ts';
+import { ownServerLine, simulatedSummary } from '../lib/lab/connection.ts';
 
 /** What the panel shows, from the lab session (src/lib/lab/session.ts), and what it can do. */
 export interface LabConnectProps extends Pick<
   LabSession,
-  'source' | 'status' | 'error' | 'serverUrl' | 'serverFirst' | 'speed' | 'gpuIndex'
+  'source' | 'status' | 'error' | 'serverUrl' | 'serverFirst' | 'speed' | 'gpuIndex' | 'ownServer'
 > {
   onServerUrl: (url: string) => void;
   onStartSim: () => void;
@@ -50,6 +50,11 @@ export default function LabConnect(p: LabConnectProps) {
   return (
     <section className="lab-panel lab-connect" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Data source</h2>
+      {p.ownServer && (
+        <p className="lab-own-server" data-testid="lab-own-server">
+          {ownServerLine(p.ownServer, p.ownServer.origin)}
+        </p>
+      )}
       {banner && p.source ? (
         <>
           <p className="lab-banner" data-tag={banner.tag} role="status">
@@ -99,24 +104,41 @@ export default function LabConnect(p: LabConnectProps) {
         </>
       ) : (
         <>
-          <p>
-            No server needed: the simulator runs in this page, even offline. Or connect the lab server to use your own
-            GPU.
-          </p>
-          <div className="actions">
-            <button type="button" className="button" onClick={p.onStartSim}>
-              Start the simulation
-            </button>
-            <button
-              type="button"
-              className="button secondary"
-              aria-expanded={open}
-              aria-controls={`${id}-server`}
-              onClick={() => setOpen(!open)}
-            >
-              Use a lab server
-            </button>
-          </div>
+          {p.ownServer ? (
+            <>
+              <p>
+                {p.status
+                  ? 'Connecting to it…'
+                  : 'Open the URL npm start printed (it ends in ?token=…) once: every lab on this device then connects by itself. Or paste it below.'}
+              </p>
+              <div className="actions">
+                <button type="button" className="button secondary" onClick={p.onStartSim}>
+                  Use the in-page simulation instead
+                </button>
+              </div>
+            </>
+          ) : (
+            <>
+              <p>
+                No server needed: the simulator runs in this page, even offline. Or connect the lab server to use your
+                own GPU.
+              </p>
+              <div className="actions">
+                <button type="button" className="button" onClick={p.onStartSim}>
+                  Start the simulation
+                </button>
+                <button
+                  type="button"
+                  className="button secondary"
+                  aria-expanded={open}
+                  aria-controls={`${id}-server`}
+                  onClick={() => setOpen(!open)}
+                >
+                  Use a lab server
+                </button>
+              </div>
+            </>
+          )}
           <form
             id={`${id}-server`}
             hidden={!open}
@@ -147,7 +169,7 @@ export default function LabConnect(p: LabConnectProps) {
                 Connect
               </button>
             </div>
-            <LabCommand />
+            {!p.ownServer && <LabCommand />}
           </form>
         </>
       )}

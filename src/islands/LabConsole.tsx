@@ -54,6 +54,7 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
         error={s.error}
         serverUrl={s.serverUrl}
         serverFirst={s.serverFirst}
+        ownServer={s.ownServer}
         speed={s.speed}
         gpuIndex={s.gpuIndex}
         onServerUrl={(url) => dispatch({ type: 'server-url', url })}
@@ -77,6 +78,7 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
           fixFromMs={s.fixFromMs}
           stepStartedAtMs={s.run.startedAtMs}
           lastSampleMs={points.at(-1)?.tMs ?? null}
+          serverUrl={s.source?.kind === 'server' ? s.serverUrl : null}
         />
         {s.run.index > 0 && !s.done && !watchOnly && (
           <div className="actions">

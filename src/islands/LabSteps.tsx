@@ -10,6 +10,7 @@ import { SHOWN_TEXT, shownStepState, type ShownState } from '../lib/lab/step-sta
 import type { LabView } from '../lib/lab/run.ts';
 import type { SourceInfo } from '../lib/lab/session.ts';
 import { fillHostCores } from '../lib/lab/connection.ts';
+import { runCommand } from '../lib/lab/command.ts';
 
 export interface LabStepsProps {
   steps: LabView['steps'];
@@ -31,6 +32,8 @@ export interface LabStepsProps {
   stepStartedAtMs?: number | null;
   /** The newest sample's time, ms. */
   lastSampleMs?: number | null;
+  /** The connected lab server's URL with its token: a workload's run command names it (`--url`). */
+  serverUrl?: string | null;
 }
 
 const STATE_TEXT: Record<CheckState, string> = {
@@ -165,7 +168,7 @@ function LiveSteps(p: LabStepsProps) {
             )}
             {live && source?.control === 'none' && s.run && (
               <p>
-                Run: <code>{s.run}</code>
+                Run: <code>{runCommand(s.run, p.serverUrl ?? null)}</code>
               </p>
             )}
             <details className="lab-hint">
