@@ -47,6 +47,23 @@ export default function LabConnect(p: LabConnectProps) {
   const [toggled, setOpen] = useState<boolean | null>(null);
   const open = toggled ?? p.serverFirst;
   const banner = p.source ? sourceBanner(p.source, p.gpuIndex) : null;
+  const simButton = (serverFirst: boolean) => (
+    <button key="sim" type="button" className={serverFirst ? 'button secondary' : 'button'} onClick={p.onStartSim}>
+      Start the simulation
+    </button>
+  );
+  const serverButton = (serverFirst: boolean) => (
+    <button
+      key="server"
+      type="button"
+      className={serverFirst ? 'button' : 'button secondary'}
+      aria-expanded={open}
+      aria-controls={`${id}-server`}
+      onClick={() => setOpen(!open)}
+    >
+      Use a lab server
+    </button>
+  );
   return (
     <section className="lab-panel lab-connect" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Data source</h2>
@@ -104,41 +121,17 @@ export default function LabConnect(p: LabConnectProps) {
         </>
       ) : (
         <>
-          {p.ownServer ? (
-            <>
-              <p>
-                {p.status
-                  ? 'Connecting to it…'
-                  : 'Open the URL npm start printed (it ends in ?token=…) once: every lab on this device then connects by itself. Or paste it below.'}
-              </p>
-              <div className="actions">
-                <button type="button" className="button secondary" onClick={p.onStartSim}>
-                  Use the in-page simulation instead
-                </button>
-              </div>
-            </>
-          ) : (
-            <>
-              <p>
-                No server needed: the simulator runs in this page, even offline. Or connect the lab server to use your
-                own GPU.
-              </p>
-              <div className="actions">
-                <button type="button" className="button" onClick={p.onStartSim}>
-                  Start the simulation
-                </button>
-                <button
-                  type="button"
-                  className="button secondary"
-                  aria-expanded={open}
-                  aria-controls={`${id}-server`}
-                  onClick={() => setOpen(!open)}
-                >
-                  Use a lab server
-                </button>
-              </div>
-            </>
-          )}
+          <p>
+            {p.ownServer
+              ? p.status
+                ? 'Connecting to it…'
+                : 'Open the URL npm start printed (it ends in ?token=…) once, and every lab on this device connects to it by itself. The simulator in this page needs no server.'
+              : 'No server needed: the simulator runs in this page, even offline. Or connect the lab server to use your own GPU.'}
+          </p>
+          {/* On its own lab server the server comes first; elsewhere the in-page simulator, which needs nothing. */}
+          <div className="actions">
+            {(p.ownServer ? [serverButton, simButton] : [simButton, serverButton]).map((b) => b(!!p.ownServer))}
+          </div>
           <form
             id={`${id}-server`}
             hidden={!open}

@@ -41,11 +41,10 @@ describe('runCommand', () => {
 });
 
 describe('the session hears its own server', () => {
-  test('the server form comes first and the server is kept', () => {
+  test('the server is kept for the panel to name', () => {
     const lab = { id: 'x', steps: [], mfu: null } as unknown as Parameters<typeof labReducer>[0];
     const own = { origin: ORIGIN, source: 'sim:idle', simulated: true, reason: null };
     const s = labReducer(lab, newLabSession(), { type: 'own-server', server: own });
     expect(s.ownServer).toEqual(own);
-    expect(s.serverFirst).toBe(true);
   });
 });

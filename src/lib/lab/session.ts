@@ -246,7 +246,7 @@ export function labReducer(lab: SessionLab, s: LabSession, a: LabAction): LabSes
     case 'server-url':
       return { ...s, serverUrl: a.url };
     case 'own-server':
-      return { ...s, ownServer: a.server, serverFirst: true };
+      return { ...s, ownServer: a.server };
     case 'restart':
       return { ...s, ...freshRun(a.at, s.saved), error: '', status: '' };
     case 'start-over':
