@@ -63,10 +63,10 @@ export interface AuditReport {
   window: { startS: number; endS: number; seconds: number; segmentS: number };
   /**
    * Seconds of the window Prometheus holds GPU samples for (from the oldest one it has in the window to the end),
-   * to within DATA_SPAN_POINTS of the window; 0 when it has none. A Prometheus that started scraping 2 minutes
+   * to within DATA_SPAN_POINTS of the window (0 with a single scrape); null when it has none. A Prometheus that started scraping 2 minutes
    * ago says ~120 here for any window, so a page can say so and pick a window the data fills.
    */
-  dataSpanS: number;
+  dataSpanS: number | null;
   prometheus: string;
   /** HTTP queries this audit made. */
   queries: number;
@@ -115,6 +115,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
   const startS = opts.endS - opts.windowS;
   const nodeNames = nodeNamesAt(client, opts.endS); // one query for the live view and the segments
   const spanStepS = Math.max(liveStepS, Math.ceil(opts.windowS / DATA_SPAN_POINTS));
+  const sel = selectorMatchers(opts.selector);
   const [live, segments, energy, oldest] = await Promise.all([
     collectFleet(client, { selector: opts.selector, endS: opts.endS, rangeS: liveS, stepS: liveStepS, nodeNames }),
     collectSegments(client, opts.selector, startS, opts.endS, segmentS, liveStepS, nodeNames),
@@ -124,13 +125,17 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
     ),
     // The oldest sample in the window: at each step the newest sample's own timestamp, and the least of those.
     client.query(
-      `min(min_over_time(timestamp(DCGM_FI_DEV_GPU_UTIL{${selectorMatchers(opts.selector)}})[${opts.windowS}s:${spanStepS}s]))`,
+      // Subquery steps align to multiples of the step: samples newer than the last one are read at the end itself.
+      `min(min_over_time(timestamp(DCGM_FI_DEV_GPU_UTIL{${sel}})[${opts.windowS}s:${spanStepS}s]))` +
+        ` or min(timestamp(DCGM_FI_DEV_GPU_UTIL{${sel}}))`,
       opts.endS,
     ),
   ]);
   const oldestS = oldest[0]?.value;
   const dataSpanS =
-    oldestS === undefined || !Number.isFinite(oldestS) ? 0 : Math.max(0, Math.min(opts.windowS, opts.endS - oldestS));
+    oldestS === undefined || !Number.isFinite(oldestS)
+      ? null
+      : Math.max(0, Math.min(opts.windowS, opts.endS - oldestS));
   const energyOf = new Map(energy.map((s) => [gpuKeyOf(s.labels), s.value]));
   const byKey = new Map<string, GpuAudit>();
   for (const h of live) {
@@ -158,7 +163,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
   const energies = gpus.map((g) => g.energyKWh).filter((e): e is number => e !== null);
   return {
     window: { startS, endS: opts.endS, seconds: opts.windowS, segmentS },
-    dataSpanS: Math.round(dataSpanS),
+    dataSpanS: dataSpanS === null ? null : Math.round(dataSpanS),
     prometheus: client.where,
     queries: client.requests - before,
     gpus,

@@ -25,8 +25,8 @@ type PriceOf = (model: string) => number | null;
 
 interface FleetJson {
   window: { seconds: number; endS: number; segmentS: number };
-  /** Seconds of the window Prometheus holds GPU samples for. */
-  dataSpanS: number;
+  /** Seconds of the window Prometheus holds GPU samples for; null: none. */
+  dataSpanS: number | null;
   prometheus: string;
   gpus: FleetGpuJson[];
   summary: {
@@ -215,7 +215,7 @@ export function bootFleet(): void {
     }
     const label = windowSelect.selectedOptions[0]?.textContent?.trim().toLowerCase() ?? `last ${w}`;
     status.textContent = `Read ${report.gpus.length} GPUs over the last ${w}. ${dataSpanText(report.dataSpanS)}${
-      report.dataSpanS < report.window.seconds * 0.9 ? `, so ${label} shows only that.` : '.'
+      (report.dataSpanS ?? 0) < report.window.seconds * 0.9 ? `, so ${label} shows only that.` : '.'
     }`;
     setup.open = false;
     controls.hidden = false;

@@ -174,11 +174,11 @@ export function liveViewPath(
 /**
  * How much data Prometheus holds, in words, from the report's `dataSpanS`.
  * @example dataSpanText(120) // "Prometheus has 2 minutes of data"
- * @example dataSpanText(0) // "Prometheus has no GPU data in this window yet"
+ * @example dataSpanText(null) // "Prometheus has no GPU data in this window yet"
  */
-export function dataSpanText(spanS: number): string {
-  if (spanS <= 0) return 'Prometheus has no GPU data in this window yet';
-  if (spanS < 90) return `Prometheus has ${Math.max(1, Math.round(spanS))} seconds of data`;
+export function dataSpanText(spanS: number | null): string {
+  if (spanS === null) return 'Prometheus has no GPU data in this window yet';
+  if (spanS < 60) return 'Prometheus has under a minute of data';
   if (spanS < 90 * 60) return `Prometheus has ${Math.round(spanS / 60)} minutes of data`;
   if (spanS < 36 * 3600) return `Prometheus has ${Math.round(spanS / 3600)} hours of data`;
   return `Prometheus has ${Math.round(spanS / 86_400)} days of data`;
@@ -190,10 +190,11 @@ export function dataSpanText(spanS: number): string {
  * @example windowWithData(120, 86_400, { '1h': 3600, '24h': 86_400, '7d': 604_800 }) // "1h"
  * @example windowWithData(20 * 3600, 86_400, { '1h': 3600, '24h': 86_400 }) // null
  */
-export function windowWithData(spanS: number, windowS: number, offered: Record<string, number>): string | null {
-  if (spanS >= windowS / 4) return null;
+export function windowWithData(spanS: number | null, windowS: number, offered: Record<string, number>): string | null {
+  const span = spanS ?? 0;
+  if (span >= windowS / 4) return null;
   const fits = Object.entries(offered)
-    .filter(([, s]) => s >= spanS && s < windowS)
+    .filter(([, s]) => s >= span && s < windowS)
     .sort((a, b) => a[1] - b[1]);
   return fits[0]?.[0] ?? null;
 }

@@ -59,7 +59,11 @@ describe('npm run demo:fleet', () => {
     expect(fleetUrl.pathname).toBe('/fleet/');
     const token = fleetUrl.searchParams.get('token')!;
     expect(token).toMatch(/^[0-9a-f]{32}$/);
-    let report: { gpus: { simulated: boolean; hostname: string }[]; summary: { gpuHours: number }; dataSpanS: number };
+    let report: {
+      gpus: { simulated: boolean; hostname: string }[];
+      summary: { gpuHours: number };
+      dataSpanS: number | null;
+    };
     do {
       const res = await fetch(`${fleetUrl.origin}/api/fleet?window=1h&token=${token}`);
       expect(res.status).toBe(200);
@@ -71,7 +75,7 @@ describe('npm run demo:fleet', () => {
     expect(new Set(report.gpus.map((g) => g.hostname))).toEqual(
       new Set(['demo-data-starved', 'demo-idle', 'demo-small-kernels']),
     );
-    expect(report.dataSpanS).toBeGreaterThan(0);
+    expect(report.dataSpanS).not.toBeNull(); // it has data: a span of 0 s when it has scraped once
   }, 120_000);
 
   test('SIGTERM stops the nodes, Prometheus and the reader, and removes its folder', async () => {

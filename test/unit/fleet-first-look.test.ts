@@ -8,10 +8,11 @@ import type { SourceInfo } from '../../src/lib/lab/session.ts';
 const OFFERED = { '1h': 3600, '24h': 86_400, '7d': 604_800 };
 
 describe('how much data Prometheus has', () => {
-  test('in words a newcomer reads: seconds, minutes, hours, days, or none yet', () => {
-    expect([0, 40, 120, 5400, 7200, 3 * 86_400].map(dataSpanText)).toEqual([
+  test('in words a newcomer reads: under a minute, minutes, hours, days, or none yet', () => {
+    expect([null, 0, 40, 120, 5400, 7200, 3 * 86_400].map(dataSpanText)).toEqual([
       'Prometheus has no GPU data in this window yet',
-      'Prometheus has 40 seconds of data',
+      'Prometheus has under a minute of data', // one scrape so far
+      'Prometheus has under a minute of data',
       'Prometheus has 2 minutes of data',
       'Prometheus has 2 hours of data',
       'Prometheus has 2 hours of data',
