@@ -186,17 +186,19 @@ export function dataSpanText(spanS: number | null): string {
 
 /**
  * The window to show instead of `windowS` when the data fills too little of it (under a quarter): the shortest of
- * `offered` (seconds, by value) that holds all of it; null to keep `windowS`.
+ * `offered` (seconds, by value) that holds all of it, else the longest shorter one (which the data fills); null to
+ * keep `windowS`.
+ * @example windowWithData(3700, 86_400, { '1h': 3600, '24h': 86_400 }) // "1h"  (an hour and a bit: the last hour)
  * @example windowWithData(120, 86_400, { '1h': 3600, '24h': 86_400, '7d': 604_800 }) // "1h"
  * @example windowWithData(20 * 3600, 86_400, { '1h': 3600, '24h': 86_400 }) // null
  */
 export function windowWithData(spanS: number | null, windowS: number, offered: Record<string, number>): string | null {
   const span = spanS ?? 0;
   if (span >= windowS / 4) return null;
-  const fits = Object.entries(offered)
-    .filter(([, s]) => s >= span && s < windowS)
+  const shorter = Object.entries(offered)
+    .filter(([, s]) => s < windowS)
     .sort((a, b) => a[1] - b[1]);
-  return fits[0]?.[0] ?? null;
+  return (shorter.find(([, s]) => s >= span) ?? shorter.at(-1))?.[0] ?? null;
 }
 
 /** "#lab-charts": where a GPU's live view opens, at its charts rather than the lab's introduction. */

@@ -25,6 +25,8 @@ describe('how much data Prometheus has', () => {
     expect(windowWithData(20 * 3600, 86_400, OFFERED)).toBeNull();
     expect(windowWithData(2 * 86_400, 604_800, OFFERED)).toBeNull(); // 2 of 7 days is over a quarter
     expect(windowWithData(3600 * 5, 604_800, OFFERED)).toBe('24h');
+    expect(windowWithData(3700, 86_400, OFFERED)).toBe('1h'); // a bit over an hour: the hour it fills
+    expect(windowWithData(30 * 3600, 604_800, OFFERED)).toBe('24h');
     expect(windowWithData(120, 3600, OFFERED)).toBeNull(); // nothing shorter is offered
   });
 });
