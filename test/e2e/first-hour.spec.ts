@@ -41,8 +41,13 @@ function startAndRead(args: string[], re: RegExp, env: NodeJS.ProcessEnv = proce
   return { child, found };
 }
 
-const stop = (c: ChildProcess | null) =>
-  c && c.exitCode === null ? new Promise<void>((r) => (c.once('exit', () => r()), c.kill('SIGTERM'))) : undefined;
+/** Stops `c` with SIGTERM and waits for it to exit. */
+async function stop(c: ChildProcess | null): Promise<void> {
+  if (!c || c.exitCode !== null) return;
+  const exited = new Promise<void>((r) => c.once('exit', () => r()));
+  c.kill('SIGTERM');
+  await exited;
+}
 
 test.describe('demo:fleet on a phone', () => {
   let demo: ChildProcess | null = null;

@@ -21,7 +21,13 @@ function descendants(pid: number): number[] {
     .split('\n')
     .map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
   const found: number[] = [];
-  const walk = (p: number) => rows.filter(([, pp]) => pp === p).forEach(([c]) => (found.push(c), walk(c)));
+  const walk = (p: number): void => {
+    for (const [c, pp] of rows) {
+      if (pp !== p) continue;
+      found.push(c);
+      walk(c);
+    }
+  };
   walk(pid);
   return found;
 }
