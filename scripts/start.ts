@@ -1,16 +1,16 @@
 /**
  * `npm start`: one origin for the site and the lab. Builds the Astro site when dist/ is missing or
- * older than its sources (src/, content/, public/, astro.config.mjs), then starts the lab server
- * serving dist/ beside the API (source `auto` unless --source says otherwise) and prints the URL
- * with its token. A failed build is not fatal: whatever dist/ holds is served, with a warning.
+ * older than its sources (src/, content/, public/, astro.config.mjs), quietly (scripts/site-build.ts),
+ * then starts the lab server serving dist/ beside the API (source `auto` unless --source says otherwise)
+ * and prints the URL with its token, last. A failed build is not fatal: whatever dist/ holds is served, with a warning.
  * Extra flags go to the lab server: `npm start -- --port 0 --source sim:data-starved`; $PORT sets the port.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exitCodeOf, parseCli, USAGE } from '../server/cli.ts';
 import { launch } from '../server/launch.ts';
+import { quietBuild } from './site-build.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const dist = join(root, 'dist');
@@ -55,22 +55,14 @@ try {
     console.log(USAGE);
   } else {
     if (needsBuild()) {
-      console.error('Building the site (dist/ is missing, built under a sub-path, or older than src/ and content/)…');
       // The lab server serves the site at its root, whatever BASE_PATH this shell has.
       const env: NodeJS.ProcessEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
       delete env['BASE_PATH'];
       delete env['OUT_DIR'];
-      const build = spawnSync('npx', ['astro', 'build'], {
-        cwd: root,
-        stdio: 'inherit',
-        env,
-        shell: process.platform === 'win32',
-      });
-      if (build.status !== 0) {
+      const build = quietBuild('npx', ['astro', 'build'], { cwd: root, env, say: (l) => console.error(l) });
+      if (!build.ok) {
         console.error(
-          existsSync(dist)
-            ? 'Build failed: serving the previous dist/.'
-            : 'Build failed and there is no dist/ yet: serving the API only.',
+          existsSync(dist) ? 'Serving the previous dist/.' : 'There is no dist/ yet: serving the API only.',
         );
       }
     }

@@ -1,7 +1,7 @@
 /**
- * Starts a lab server from parsed flags: picks the source, opens the recording, listens, prints the
- * URL with its token, and shuts down cleanly on SIGINT/SIGTERM (streams ended, NVML shut down,
- * the recording flushed). Shared by server/main.ts (`npm run lab`) and scripts/start.ts (`npm start`).
+ * Starts a lab server from parsed flags: picks the source, opens the recording, listens, prints its notes
+ * (why it simulates, wrapped) and then the URL with its token, and shuts down cleanly on SIGINT/SIGTERM
+ * (streams ended, NVML shut down, the recording flushed). Shared by server/main.ts (`npm run lab`) and scripts/start.ts (`npm start`).
  */
 import type { AddressInfo } from 'node:net';
 import { createServer, type LabServer } from './app.ts';
@@ -11,6 +11,7 @@ import { NvmlError } from './nvml/errors.ts';
 import { openRecorder, type Recorder } from './recorder.ts';
 import { memoryReducingGc } from './settle.ts';
 import { resolveSource } from './sources/index.ts';
+import { terminalReason, wrapText } from './terminal.ts';
 import { chooseToken, type TokenChoice } from './token.ts';
 
 /** A running server. */
@@ -113,11 +114,12 @@ export async function launch(
   }
   const port = (lab.server.address() as AddressInfo).port;
   const url = `http://${urlHost(options.host)}:${port}/?token=${lab.token}`;
-  print(`Saturate lab server on ${url} (source: ${source.id}${source.simulated ? ', simulated' : ''})`);
+  // Notes first, the URL last: it is the line to copy, so nothing scrolls it away.
+  if (source.reason && source.simulated) log(wrapText(`Simulated GPU: ${terminalReason(source.reason)}`));
   if (chosen.created && options.newToken)
-    log(`  New token saved in ${chosen.path}: URLs with the old one no longer work.`);
-  else if (chosen.created) log(`  Token saved in ${chosen.path}: this URL keeps working across restarts.`);
-  if (source.reason && source.simulated) log(`  ${source.reason}`);
+    log(wrapText(`New token saved in ${chosen.path}: URLs with the old one no longer work.`));
+  else if (chosen.created) log(wrapText(`Token saved in ${chosen.path}: this URL keeps working across restarts.`));
+  print(`Saturate lab server on ${url} (source: ${source.id}${source.simulated ? ', simulated' : ''})`);
   let stopping: Promise<void> | null = null;
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {

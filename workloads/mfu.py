@@ -6,7 +6,7 @@
 FLOPs per token follow PaLM Appendix B (as nanoGPT's estimate_mfu): 6N + 12·L·H·Q·T, with N the
 parameters outside the token and position embeddings (the untied output head counts). With the defaults:
 N = 12 x 12,596,224 + 2,048 + 1,024 x 32,768 = 184,711,168, and 6N + 12*12*16*64*1024 = 1.259e9 FLOPs
-per token (src/lib/lab-physics.ts computes the same; the lab text quotes it). MFU divides by the GPU's
+per token (src/lib/lab/physics.ts computes the same; the lab text quotes it). MFU divides by the GPU's
 DENSE BF16 peak (H100 SXM/H200 989.4, A100 312 TFLOP/s), never the 2:4-sparse figure; for the fp32 run
 that is on purpose (what staying in fp32 costs). Reports tokens/s and FLOPs per token to the lab server.
 """

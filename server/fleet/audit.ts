@@ -29,6 +29,9 @@ import { readEnergyIncrease } from './readings.ts';
 
 export const MAX_SEGMENTS = 28;
 
+/** Points across the window at which the oldest sample is looked for (its resolution: 24 h → 6 min, 1 h → 15 s). */
+export const DATA_SPAN_POINTS = 240;
+
 /** The states that count as waste (src/lib/fleet-view.ts, which the fleet page shares). */
 export const WASTE_KINDS: readonly BottleneckKind[] = WASTE_STATES;
 
@@ -59,6 +62,12 @@ export interface GpuAudit extends FleetGpu {
 
 export interface AuditReport {
   window: { startS: number; endS: number; seconds: number; segmentS: number };
+  /**
+   * Seconds of the window Prometheus holds GPU samples for (from the oldest one it has in the window to the end),
+   * to within DATA_SPAN_POINTS of the window (0 with a single scrape); null when it has none. A Prometheus that started scraping 2 minutes
+   * ago says ~120 here for any window, so a page can say so and pick a window the data fills.
+   */
+  dataSpanS: number | null;
   prometheus: string;
   /** HTTP queries this audit made. */
   queries: number;
@@ -106,14 +115,28 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
   const segmentS = Math.max(liveStepS * 4, Math.ceil(opts.windowS / MAX_SEGMENTS));
   const startS = opts.endS - opts.windowS;
   const nodeNames = nodeNamesAt(client, opts.endS); // one query for the live view and the segments
-  const [live, segments, energy] = await Promise.all([
+  const spanStepS = Math.max(liveStepS, Math.ceil(opts.windowS / DATA_SPAN_POINTS));
+  const sel = selectorMatchers(opts.selector);
+  const [live, segments, energy, oldest] = await Promise.all([
     collectFleet(client, { selector: opts.selector, endS: opts.endS, rangeS: liveS, stepS: liveStepS, nodeNames }),
     collectSegments(client, opts.selector, startS, opts.endS, segmentS, liveStepS, nodeNames),
     client.query(
       `increase(DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{${selectorMatchers(opts.selector)}}[${opts.windowS}s])`,
       opts.endS,
     ),
+    // The oldest sample in the window: at each step the newest sample's own timestamp, and the least of those.
+    client.query(
+      // Subquery steps align to multiples of the step: samples newer than the last one are read at the end itself.
+      `min(min_over_time(timestamp(DCGM_FI_DEV_GPU_UTIL{${sel}})[${opts.windowS}s:${spanStepS}s]))` +
+        ` or min(timestamp(DCGM_FI_DEV_GPU_UTIL{${sel}}))`,
+      opts.endS,
+    ),
   ]);
+  const oldestS = oldest[0]?.value;
+  const dataSpanS =
+    oldestS === undefined || !Number.isFinite(oldestS)
+      ? null
+      : Math.max(0, Math.min(opts.windowS, opts.endS - oldestS));
   const energyOf = new Map<string, number>();
   for (const s of energy) {
     const r = readEnergyIncrease(s.value, opts.windowS); // a NaN or a sentinel leaves that GPU's energy unknown
@@ -146,6 +169,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
   const energies = gpus.map((g) => g.energyKWh).filter((e): e is number => e !== null);
   return {
     window: { startS, endS: opts.endS, seconds: opts.windowS, segmentS },
+    dataSpanS: dataSpanS === null ? null : Math.round(dataSpanS),
     prometheus: client.where,
     queries: client.requests - before,
     gpus,
@@ -284,7 +308,9 @@ async function collectSegments(
       ),
     ),
   ].join(' or ');
-  const first = startS + segmentS;
+  // Segments end at endS and step back from it: the newest samples always count (from startS forward, the last
+  // point fell up to a segment before endS, and a Prometheus that began scraping minutes ago showed no hours).
+  const first = endS - (Math.max(1, Math.floor((endS - startS) / segmentS)) - 1) * segmentS;
   const [series, hosts] = await Promise.all([
     client.queryRange(expr, first, endS, segmentS),
     hostSamplesOver(client, first, endS, segmentS, segmentS, nodeNames),

@@ -25,6 +25,8 @@ export interface FleetGpu {
   model: string;
   /** Owner labels found on its series (pod, namespace, container, job), normalised (`exported_pod` → pod). */
   owner: { pod: string | null; namespace: string | null; container: string | null; job: string | null };
+  /** Its series carry `simulated="true"` (a lab server's simulated GPU behind `--dcgm-names`), not real hardware. */
+  simulated: boolean;
 }
 
 /** One host's GPUs and the messages built from its series. */
@@ -171,6 +173,7 @@ function gpuOf(labels: Record<string, string>): FleetGpu {
       container: labelOf(labels, OWNER_LABELS.container),
       job: labelOf(labels, OWNER_LABELS.job),
     },
+    simulated: labels['simulated'] === 'true',
   };
 }
 

@@ -117,6 +117,7 @@ export function toMarkdown(r: AuditReport): string {
 export function toJson(r: AuditReport): unknown {
   return {
     window: r.window,
+    dataSpanS: r.dataSpanS,
     prometheus: r.prometheus,
     queries: r.queries,
     gpus: r.gpus.map((g) => ({
@@ -128,6 +129,7 @@ export function toJson(r: AuditReport): unknown {
       /** The GPU table's row for the model (src/lib/gpu-specs.ts), or null for an unknown model. */
       modelRow: gpuSpecByName(g.model)?.id ?? null,
       labels: g.owner,
+      simulated: g.simulated,
       verdict: g.verdict,
       hours: g.hours,
       wastefulHours: wastefulHoursOf(g),

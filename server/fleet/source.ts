@@ -75,6 +75,7 @@ export async function openPrometheusSource(opts: PrometheusSourceOptions): Promi
     smClockMaxMhz: null,
     memClockMaxMhz: null,
     gpmSupported: false,
+    ...(g.simulated ? { simulated: true } : {}),
   }));
   let latest: GpuSample[] = [];
   let lastError: string | null = null;

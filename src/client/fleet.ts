@@ -5,6 +5,7 @@
  */
 import {
   costOfFleet,
+  dataSpanText,
   formatUsd,
   groupFleet,
   liveViewPath,
@@ -12,6 +13,7 @@ import {
   STATE_NAMES,
   type FleetGpuJson,
   type GroupBy,
+  windowWithData,
 } from '../lib/fleet-view.ts';
 import { describeGpuModel } from '../lib/gpu-specs.ts';
 import { withBase } from '../lib/base-path.ts';
@@ -24,6 +26,8 @@ type PriceOf = (model: string) => number | null;
 
 interface FleetJson {
   window: { seconds: number; endS: number; segmentS: number };
+  /** Seconds of the window Prometheus holds GPU samples for; null: none. */
+  dataSpanS: number | null;
   prometheus: string;
   gpus: FleetGpuJson[];
   summary: {
@@ -48,9 +52,12 @@ const hours = (h: number) => (h >= 100 ? Math.round(h).toLocaleString('en-US') :
 function renderSummary(report: FleetJson, priceOf: PriceOf): void {
   const s = report.summary;
   const cost = costOfFleet(report.gpus, priceOf);
+  const simulated = report.gpus.filter((g) => g.simulated).length;
+  const simWords =
+    simulated === 0 ? '' : simulated === s.gpus ? ' (all simulated)' : ` (${simulated} of them simulated)`;
   const share = (h: number) => (s.gpuHours ? `${Math.round((100 * h) / s.gpuHours)}%` : '–');
   document.querySelector<HTMLElement>('[data-fleet-headline]')!.textContent =
-    `${s.gpus} GPUs from ${report.prometheus}: ${hours(s.gpuHours)} GPU-hours reported, ${hours(s.wastefulHours)} ` +
+    `${s.gpus} GPUs${simWords} from ${report.prometheus}: ${hours(s.gpuHours)} GPU-hours reported, ${hours(s.wastefulHours)} ` +
     `(${share(s.wastefulHours)}) in a wasteful state` +
     (cost.totalUsd === null
       ? '. Enter a price per GPU-hour to see what they cost.'
@@ -77,8 +84,11 @@ function gpuItem(gpu: FleetGpuJson): HTMLLIElement {
   const li = el('li');
   const main = mainState(gpu);
   const owner = [gpu.labels.namespace, gpu.labels.pod ?? gpu.labels.job].filter(Boolean).join('/');
+  const title = el('span', `${gpu.hostname} · GPU ${gpu.gpu} · ${describeGpuModel(gpu.model)}`, 'title');
+  // Its series carry simulated="true": a lab server's simulated GPU, said in words as the lab console says it.
+  if (gpu.simulated) title.append(' ', el('strong', 'SIMULATED', 'fleet-sim-tag'));
   li.append(
-    el('span', `${gpu.hostname} · GPU ${gpu.gpu} · ${describeGpuModel(gpu.model)}`, 'title'),
+    title,
     el('span', `Now: ${gpu.verdict.title} (${gpu.verdict.confidence} confidence)`, 'sub'),
     el(
       'span',
@@ -153,6 +163,8 @@ export function bootFleet(): void {
   let server = initialServer();
   let report: FleetJson | null = null;
   let priceOf: PriceOf = () => null;
+  /** The learner picked the window: keep it even when the data fills little of it. */
+  let chosenWindow = false;
 
   // The price fields call this on input, not on change (blur): a change must not close the groups the user opened.
   const render = (): void => {
@@ -191,7 +203,21 @@ export function bootFleet(): void {
     report = (await res.json()) as FleetJson;
     remembered.set(LAB_SERVER_KEY, `${server.origin}/?token=${server.token}`); // the live views connect to it
     priceOf = priceFields(prices, [...new Set(report.gpus.map((g) => g.model))].sort(), render);
-    status.textContent = `Read ${report.gpus.length} GPUs over the last ${w}.`;
+    // Too little data for this window (a Prometheus that began scraping minutes ago): the shortest window that
+    // holds it, once, unless the learner chose this window.
+    const windowSelect = controls.elements.namedItem('window') as HTMLSelectElement;
+    const offered = Object.fromEntries(
+      [...windowSelect.options].map((o) => [o.value, { '1h': 3600, '24h': 86_400, '7d': 604_800 }[o.value] ?? 0]),
+    );
+    const better = chosenWindow ? null : windowWithData(report.dataSpanS, report.window.seconds, offered);
+    if (better !== null) {
+      windowSelect.value = better;
+      return load();
+    }
+    const label = windowSelect.selectedOptions[0]?.textContent?.trim().toLowerCase() ?? `last ${w}`;
+    status.textContent = `Read ${report.gpus.length} GPUs over the last ${w}. ${dataSpanText(report.dataSpanS)}${
+      (report.dataSpanS ?? 0) < report.window.seconds * 0.9 ? `, so ${label} shows only that.` : '.'
+    }`;
     setup.open = false;
     controls.hidden = false;
     render();
@@ -212,8 +238,10 @@ export function bootFleet(): void {
   });
   controls.addEventListener('change', (e) => {
     const name = (e.target as HTMLInputElement).name;
-    if (name === 'window') void load();
-    else if (name === 'group') render();
+    if (name === 'window') {
+      chosenWindow = true;
+      void load();
+    } else if (name === 'group') render();
   });
   if (server) void load();
 }

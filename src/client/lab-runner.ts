@@ -1,5 +1,5 @@
 /**
- * The lab page's side effects around its session (src/lib/lab-session.ts): starts and stops the
+ * The lab page's side effects around its session (src/lib/lab/session.ts): starts and stops the
  * sources (lab-source.ts), remembers the server URL, the steps passed and a passed lab on this device
  * (localStorage), emits 'saturate:lab-done' once per run, and downloads the session. In the lab
  * server's simulation it keeps the server playing what the live step needs (its scenario, then its fix)
@@ -8,20 +8,23 @@
  */
 import type { StreamMessage } from '../protocol/metrics.ts';
 import { emit } from '../lib/events.ts';
-import { toNdjson } from '../lib/lab-run.ts';
-import { simPlay, type LabSession, type LabSessionModel } from '../lib/lab-session.ts';
-import type { LabView } from '../lib/lab-run.ts';
-import { labProgressKey, parseSavedRun, serializeSavedRun } from '../lib/lab-progress.ts';
+import { toNdjson } from '../lib/lab/run.ts';
+import { simPlay, type LabSession, type LabSessionModel } from '../lib/lab/session.ts';
+import type { LabView } from '../lib/lab/run.ts';
+import { labProgressKey, parseSavedRun, serializeSavedRun } from '../lib/lab/progress.ts';
 import { defaultKnobs } from '../lib/sim/index.ts';
 import {
   connectServer,
   parseServerUrl,
+  probeOwnServer,
   setServerKnobs,
   startPageSim,
   type RunningSource,
   type ServerAddress,
 } from './lab-source.ts';
 import { absorbServerToken, LAB_SERVER_KEY, remembered } from './remembered.ts';
+import { isWatchOnly } from '../lib/lab/connection.ts';
+import { LIVE_VIEW_ANCHOR } from '../lib/fleet-view.ts';
 
 /** Set once a lab passed on this device: its debrief stays unlocked. */
 const doneKey = (id: string) => `saturate:lab-done:${id}`;
@@ -112,6 +115,8 @@ export function createLabRunner(lab: Pick<LabView, 'id' | 'steps'>, session: Lab
 
   const onMessage = (m: StreamMessage) => {
     if (!belongs(m)) return void syncServer();
+    // Someone else's job (a fleet GPU): its samples feed the charts, never this device's progress in the lab.
+    if (isWatchOnly(session.get().source)) return void dispatch({ type: 'message', message: m });
     const wasDone = session.get().done;
     act({ type: 'message', message: m });
     const s = session.get();
@@ -140,6 +145,9 @@ export function createLabRunner(lab: Pick<LabView, 'id' | 'steps'>, session: Lab
     const index = src.info.devices.findIndex((d) => d.name === want || d.uuid === want);
     if (index >= 0) dispatch({ type: 'gpu', index });
     else dispatch({ type: 'error', message: `This lab server has no GPU "${want}": showing GPU 0. Pick one below.` });
+    // Opened at its charts (the fleet page's link): the page grew while connecting, so go there again.
+    if (location.hash === `#${LIVE_VIEW_ANCHOR}`)
+      requestAnimationFrame(() => document.getElementById(LIVE_VIEW_ANCHOR)?.scrollIntoView({ block: 'start' }));
   };
 
   /** Connects the lab server at the session's URL (a new run), or says why not. */
@@ -191,6 +199,21 @@ export function createLabRunner(lab: Pick<LabView, 'id' | 'steps'>, session: Lab
       });
       // Opened for one GPU (a fleet page link): connect at once and show it.
       if (wantGpu !== null && serverUrl) void connect();
+      // Served by a lab server: say what it reads, and connect to it by itself when its token is known.
+      else
+        void probeOwnServer().then((own) => {
+          if (!own) return;
+          dispatch({ type: 'own-server', server: own });
+          const s = session.get();
+          if (s.source !== null || s.status !== '') return; // the learner started something meanwhile
+          let origin = '';
+          try {
+            origin = parseServerUrl(s.serverUrl).origin;
+          } catch {
+            return; // no token known yet: the panel says where to get it
+          }
+          if (origin === own.origin) void connect();
+        });
       return () => running?.stop();
     },
     startSim() {

@@ -4,10 +4,10 @@
  * same `StreamMessage`s. Browser-only; the lab runner (lab-runner.ts) is the one user.
  */
 import type { DeviceInfo, StreamMessage } from '../protocol/metrics.ts';
-import { simMessage } from '../lib/lab-run.ts';
-import type { SimPlay, SourceInfo } from '../lib/lab-session.ts';
+import { simMessage } from '../lib/lab/run.ts';
+import type { OwnServer, SimPlay, SourceInfo } from '../lib/lab/session.ts';
 import { scenarioDevices } from '../lib/sim/index.ts';
-import { bootOf, retryDelayMs } from '../lib/lab-connection.ts';
+import { bootOf, retryDelayMs } from '../lib/lab/connection.ts';
 
 /** A running source; `stop()` ends it. */
 export interface RunningSource {
@@ -262,4 +262,25 @@ export async function setServerKnobs(
     source: typeof body.source === 'string' ? body.source : `sim:${play.scenario}`,
     reason: typeof health.reason === 'string' ? health.reason : null,
   };
+}
+
+/**
+ * What this page's own origin says when it is a lab server (`npm start` serves the site and the API together):
+ * its health, which needs no token. Null on a static host (404, or the host's HTML) or when it does not answer.
+ */
+export async function probeOwnServer(): Promise<OwnServer | null> {
+  try {
+    const res = await fetch(`${location.origin}/api/health`, { cache: 'no-store' });
+    if (!res.ok || !(res.headers.get('content-type') ?? '').includes('json')) return null;
+    const h = (await res.json()) as { ok?: unknown; source?: unknown; simulated?: unknown; reason?: unknown };
+    if (h.ok !== true || typeof h.source !== 'string') return null;
+    return {
+      origin: location.origin,
+      source: h.source,
+      simulated: h.simulated === true,
+      reason: typeof h.reason === 'string' ? h.reason : null,
+    };
+  } catch {
+    return null;
+  }
 }

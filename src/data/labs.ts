@@ -3,10 +3,10 @@
  * (fails the build naming the file), with Markdown rendered and debrief questions in the quiz's shape.
  */
 import { getCollection, type CollectionEntry } from 'astro:content';
-import { checkLabs } from '../lib/lab-check.ts';
+import { checkLabs } from '../lib/lab/check.ts';
 import { describeCheck } from '../lib/checks.ts';
-import type { LabView } from '../lib/lab-run.ts';
-import type { MetricId } from '../lib/lab-metrics.ts';
+import type { LabView } from '../lib/lab/run.ts';
+import type { MetricId } from '../lib/lab/metrics.ts';
 import type { QuizQuestion } from '../lib/quiz.ts';
 import { getCards, toQuizQuestion } from './deck.ts';
 import { md } from './markdown.ts';

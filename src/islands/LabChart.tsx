@@ -7,7 +7,7 @@ import { useEffect, useRef } from 'react';
 import '../client/locale-guard.ts'; // before uPlot, which reads navigator.language when it loads
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { formatMetric, METRICS, type MetricId, type MetricPoint } from '../lib/lab-metrics.ts';
+import { formatMetric, METRICS, type MetricId, type MetricPoint } from '../lib/lab/metrics.ts';
 import { aggregate, windowValues } from '../lib/checks.ts';
 import { axisUnit, placeThresholdLabels } from '../lib/chart-labels.ts';
 

@@ -4,7 +4,7 @@
  * another machine this way: it has the in-page simulator).
  */
 import { useEffect, useId, useState } from 'react';
-import { labServerCommand } from '../lib/lab-command.ts';
+import { labServerCommand } from '../lib/lab/command.ts';
 
 /** The command line and the phone note; renders nothing where no flag is needed. */
 export default function LabCommand() {

@@ -4,14 +4,14 @@
  * SIMULATED and from which GPU.
  */
 import { useId, useState } from 'react';
-import type { LabSession, SourceInfo } from '../lib/lab-session.ts';
+import type { LabSession, SourceInfo } from '../lib/lab/session.ts';
 import LabCommand from './LabCommand.tsx';
-import { simulatedSummary } from '../lib/lab-connection.ts';
+import { ownServerLine, simulatedSummary } from '../lib/lab/connection.ts';
 
-/** What the panel shows, from the lab session (src/lib/lab-session.ts), and what it can do. */
+/** What the panel shows, from the lab session (src/lib/lab/session.ts), and what it can do. */
 export interface LabConnectProps extends Pick<
   LabSession,
-  'source' | 'status' | 'error' | 'serverUrl' | 'serverFirst' | 'speed' | 'gpuIndex'
+  'source' | 'status' | 'error' | 'serverUrl' | 'serverFirst' | 'speed' | 'gpuIndex' | 'ownServer'
 > {
   onServerUrl: (url: string) => void;
   onStartSim: () => void;
@@ -27,6 +27,12 @@ export function sourceBanner(s: SourceInfo, gpuIndex: number): { tag: 'REAL' | '
   if (s.kind === 'page-sim')
     return { tag: 'SIMULATED', text: `in this page, no server · ${gpu} (simulated) · ${s.source}` };
   const host = (s.origin ?? '').replace(/^https?:\/\//, '');
+  // A fleet GPU whose series carry simulated="true": the lab server behind Prometheus simulates it.
+  if (s.devices[gpuIndex]?.simulated)
+    return {
+      tag: 'SIMULATED',
+      text: `${gpu} · a simulated GPU (its series carry simulated="true") · read from ${s.source} by the lab server at ${host}`,
+    };
   return s.simulated
     ? {
         tag: 'SIMULATED',
@@ -41,9 +47,31 @@ export default function LabConnect(p: LabConnectProps) {
   const [toggled, setOpen] = useState<boolean | null>(null);
   const open = toggled ?? p.serverFirst;
   const banner = p.source ? sourceBanner(p.source, p.gpuIndex) : null;
+  const simButton = (serverFirst: boolean) => (
+    <button key="sim" type="button" className={serverFirst ? 'button secondary' : 'button'} onClick={p.onStartSim}>
+      Start the simulation
+    </button>
+  );
+  const serverButton = (serverFirst: boolean) => (
+    <button
+      key="server"
+      type="button"
+      className={serverFirst ? 'button' : 'button secondary'}
+      aria-expanded={open}
+      aria-controls={`${id}-server`}
+      onClick={() => setOpen(!open)}
+    >
+      Use a lab server
+    </button>
+  );
   return (
     <section className="lab-panel lab-connect" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Data source</h2>
+      {p.ownServer && (
+        <p className="lab-own-server" data-testid="lab-own-server">
+          {ownServerLine(p.ownServer, p.ownServer.origin)}
+        </p>
+      )}
       {banner && p.source ? (
         <>
           <p className="lab-banner" data-tag={banner.tag} role="status">
@@ -94,22 +122,15 @@ export default function LabConnect(p: LabConnectProps) {
       ) : (
         <>
           <p>
-            No server needed: the simulator runs in this page, even offline. Or connect the lab server to use your own
-            GPU.
+            {p.ownServer
+              ? p.status
+                ? 'Connecting to it…'
+                : 'Open the URL npm start printed (it ends in ?token=…) once, and every lab on this device connects to it by itself. The simulator in this page needs no server.'
+              : 'No server needed: the simulator runs in this page, even offline. Or connect the lab server to use your own GPU.'}
           </p>
+          {/* On its own lab server the server comes first; elsewhere the in-page simulator, which needs nothing. */}
           <div className="actions">
-            <button type="button" className="button" onClick={p.onStartSim}>
-              Start the simulation
-            </button>
-            <button
-              type="button"
-              className="button secondary"
-              aria-expanded={open}
-              aria-controls={`${id}-server`}
-              onClick={() => setOpen(!open)}
-            >
-              Use a lab server
-            </button>
+            {(p.ownServer ? [serverButton, simButton] : [simButton, serverButton]).map((b) => b(!!p.ownServer))}
           </div>
           <form
             id={`${id}-server`}
@@ -141,7 +162,7 @@ export default function LabConnect(p: LabConnectProps) {
                 Connect
               </button>
             </div>
-            <LabCommand />
+            {!p.ownServer && <LabCommand />}
           </form>
         </>
       )}

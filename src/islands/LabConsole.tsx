@@ -3,14 +3,16 @@
  * the session download and, once every step passes, the debrief quiz. Three ways to run on the
  * same page: the simulator in this page, the lab server's simulation, or a real GPU via the server.
  *
- * State lives outside React: the session (src/lib/lab-session.ts: source, run, points, diagnosis,
+ * State lives outside React: the session (src/lib/lab/session.ts: source, run, points, diagnosis,
  * what to announce) is read here with `useSyncExternalStore`; the runner (src/client/lab-runner.ts)
  * starts the sources, emits 'saturate:lab-done' on completion and remembers the unlocked debrief.
  * This component only renders the session and forwards the learner's actions.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import type { LabView } from '../lib/lab-run.ts';
-import { createLabSession, idleCost } from '../lib/lab-session.ts';
+import type { LabView } from '../lib/lab/run.ts';
+import { createLabSession, idleCost } from '../lib/lab/session.ts';
+import { isWatchOnly } from '../lib/lab/connection.ts';
+import { LIVE_VIEW_ANCHOR } from '../lib/fleet-view.ts';
 import type { QuizQuestion } from '../lib/quiz.ts';
 import { createLabRunner } from '../client/lab-runner.ts';
 import LabConnect from './LabConnect.tsx';
@@ -38,6 +40,8 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
   const costBox = lab.cost && points.length > 0 ? idleCost(points, lab.cost.usdPerGpuHour) : null;
   // The host's cores as the lab server samples them (its own host, or its simulation's): lab texts name them.
   const hostCores = s.source?.kind === 'server' ? (s.messages.at(-1)?.host?.perCorePct.length ?? null) : null;
+  // A fleet GPU runs someone else's job: its charts are to watch, its steps are not the learner's to pass.
+  const watchOnly = isWatchOnly(s.source);
 
   return (
     <div className="lab-console">
@@ -50,6 +54,7 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
         error={s.error}
         serverUrl={s.serverUrl}
         serverFirst={s.serverFirst}
+        ownServer={s.ownServer}
         speed={s.speed}
         gpuIndex={s.gpuIndex}
         onServerUrl={(url) => dispatch({ type: 'server-url', url })}
@@ -69,8 +74,13 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
           fixApplied={s.fixApplied}
           onFix={runner.fix}
           hostCores={hostCores}
+          watchOnly={watchOnly}
+          fixFromMs={s.fixFromMs}
+          stepStartedAtMs={s.run.startedAtMs}
+          lastSampleMs={points.at(-1)?.tMs ?? null}
+          serverUrl={s.source?.kind === 'server' ? s.serverUrl : null}
         />
-        {s.run.index > 0 && !s.done && (
+        {s.run.index > 0 && !s.done && !watchOnly && (
           <div className="actions">
             <button type="button" className="button secondary" onClick={runner.startOver}>
               Start over from step 1
@@ -78,12 +88,12 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
           </div>
         )}
       </section>
-      {s.done && (
+      {s.done && !watchOnly && (
         <p className="lab-done" data-testid="lab-complete">
           Lab complete: every check passed. Your progress recorded it.
         </p>
       )}
-      <section aria-labelledby="lab-charts-h">
+      <section aria-labelledby="lab-charts-h" id={LIVE_VIEW_ANCHOR} tabIndex={-1}>
         <h2 id="lab-charts-h">Live metrics</h2>
         {lab.charts.map((c) => (
           <LabChart key={c.title} title={c.title} metrics={c.metrics} thresholds={c.thresholds} points={points} />

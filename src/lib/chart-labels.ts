@@ -2,7 +2,7 @@
  * Text a lab chart draws beside its plot: the y-axis unit, and where each threshold's label goes so it
  * never sits on its own dashed line, leaves the plot, or lands on another label. Pure (pixels in, pixels out).
  */
-import { METRICS, type MetricId } from './lab-metrics.ts';
+import { METRICS, type MetricId } from './lab/metrics.ts';
 
 /**
  * The unit of a chart's y axis, from its first metric: "%", "W", "samples/s" (a bare "/s" says per

@@ -17,7 +17,7 @@ import {
   type MetricId,
   type MetricInfo,
   type MetricPoint,
-} from './lab-metrics.ts';
+} from './lab/metrics.ts';
 
 export const AGGS = ['mean', 'min', 'max', 'p5', 'p50', 'p95', 'stddev', 'last'] as const;
 export type Agg = (typeof AGGS)[number];
@@ -212,14 +212,26 @@ export function windowValues(
   return out.reverse();
 }
 
-/** Plain-words form of a check. @example describeCheck(c) // "mean GPU-Util over 10 s < 40%" */
-export function describeCheck(c: Check): string {
+/**
+ * Plain-words form of a check; an and/or inside another one is grouped ("both … and …", "either … or …", or
+ * parentheses for three or more), and set off with a comma, so that mixed checks read one way only.
+ * @example describeCheck(c) // "mean GPU-Util over 10 s < 40%"
+ * @example describeCheck({ all: [a, { any: [b, c] }] }) // "A, and either B or C"
+ */
+export function describeCheck(c: Check, nested = false): string {
   if (isLeaf(c)) {
     const target = c.ratioTo ? `${c.value}× the previous step` : formatMetric(c.metric, c.value);
     return `${c.agg} ${METRICS[c.metric].label} over ${c.windowS} s ${opText(c.op)} ${target}`;
   }
-  if ('forAtLeastS' in c) return `${describeCheck(c.check)}, held for ${c.forAtLeastS} s`;
-  return ('all' in c ? c.all : c.any).map(describeCheck).join('all' in c ? ' and ' : ' or ');
+  if ('forAtLeastS' in c) return `${describeCheck(c.check, nested)}, held for ${c.forAtLeastS} s`;
+  const all = 'all' in c;
+  const members = all ? c.all : c.any;
+  const parts = members.map((p) => describeCheck(p, true));
+  const grouped = members.some((p) => 'all' in p || 'any' in p || ('forAtLeastS' in p && !isLeaf(p.check)));
+  const joined = parts.join(`${grouped ? ',' : ''} ${all ? 'and' : 'or'} `);
+  // Inside another and/or, a group says where it starts and ends: "A and either B or C", never "A and B or C".
+  if (!nested || parts.length < 2) return joined;
+  return parts.length === 2 ? `${all ? 'both' : 'either'} ${joined}` : `(${joined})`;
 }
 
 const compare = (x: number, op: Op, v: number): boolean =>

@@ -3,7 +3,7 @@
  * `diagnose()`. Pure. Means skip null readings; a metric with no reading at all is null.
  */
 import { CLOCK_EVENT_REASONS, type StreamMessage } from '../protocol/metrics.ts';
-import { toPoint, type MetricId, type MetricPoint } from './lab-metrics.ts';
+import { toPoint, type MetricId, type MetricPoint } from './lab/metrics.ts';
 
 /** Mean, spread and extremes of a metric. */
 export interface Spread {

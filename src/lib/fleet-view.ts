@@ -12,6 +12,8 @@ export interface FleetGpuJson {
   uuid: string | null;
   model: string;
   labels: { pod: string | null; namespace: string | null; container: string | null; job: string | null };
+  /** Its series carry `simulated="true"`: a simulated GPU (a lab server's `--dcgm-names`), not hardware. */
+  simulated?: boolean;
   verdict: {
     kind: string;
     title: string;
@@ -158,13 +160,46 @@ export const fleetDeviceName = (g: Pick<FleetGpuJson, 'model' | 'hostname' | 'gp
 
 /**
  * The site path of a GPU's live view: the lab console for its verdict, told which device to show (`?gpu=`, matched
- * against the lab server's device names). The server itself is the one the page remembers.
+ * against the lab server's device names), opened at its charts. The server itself is the one the page remembers.
  *
- * @example liveViewPath({ model: 'H100', hostname: 'n1', gpu: 3, verdict: { kind: 'idle' } }) // "/labs/idle-gpu-cost/?gpu=H100%20(n1%2C%20GPU%203)"
+ * @example liveViewPath({ model: 'H100', hostname: 'n1', gpu: 3, verdict: { kind: 'idle' } }) // "/labs/idle-gpu-cost/?gpu=H100%20(n1%2C%20GPU%203)#lab-charts"
  */
 export function liveViewPath(
   g: Pick<FleetGpuJson, 'model' | 'hostname' | 'gpu'> & { verdict: { kind: string } },
 ): string {
   const lab = LAB_FOR_KIND[g.verdict.kind] ?? 'busy-in-time';
-  return `/labs/${lab}/?gpu=${encodeURIComponent(fleetDeviceName(g))}`;
+  return `/labs/${lab}/?gpu=${encodeURIComponent(fleetDeviceName(g))}#${LIVE_VIEW_ANCHOR}`;
 }
+
+/**
+ * How much data Prometheus holds, in words, from the report's `dataSpanS`.
+ * @example dataSpanText(120) // "Prometheus has 2 minutes of data"
+ * @example dataSpanText(null) // "Prometheus has no GPU data in this window yet"
+ */
+export function dataSpanText(spanS: number | null): string {
+  if (spanS === null) return 'Prometheus has no GPU data in this window yet';
+  if (spanS < 60) return 'Prometheus has under a minute of data';
+  if (spanS < 90 * 60) return `Prometheus has ${Math.round(spanS / 60)} minutes of data`;
+  if (spanS < 36 * 3600) return `Prometheus has ${Math.round(spanS / 3600)} hours of data`;
+  return `Prometheus has ${Math.round(spanS / 86_400)} days of data`;
+}
+
+/**
+ * The window to show instead of `windowS` when the data fills too little of it (under a quarter): the shortest of
+ * `offered` (seconds, by value) that holds all of it, else the longest shorter one (which the data fills); null to
+ * keep `windowS`.
+ * @example windowWithData(3700, 86_400, { '1h': 3600, '24h': 86_400 }) // "1h"  (an hour and a bit: the last hour)
+ * @example windowWithData(120, 86_400, { '1h': 3600, '24h': 86_400, '7d': 604_800 }) // "1h"
+ * @example windowWithData(20 * 3600, 86_400, { '1h': 3600, '24h': 86_400 }) // null
+ */
+export function windowWithData(spanS: number | null, windowS: number, offered: Record<string, number>): string | null {
+  const span = spanS ?? 0;
+  if (span >= windowS / 4) return null;
+  const shorter = Object.entries(offered)
+    .filter(([, s]) => s < windowS)
+    .sort((a, b) => a[1] - b[1]);
+  return (shorter.find(([, s]) => s >= span) ?? shorter.at(-1))?.[0] ?? null;
+}
+
+/** "#lab-charts": where a GPU's live view opens, at its charts rather than the lab's introduction. */
+export const LIVE_VIEW_ANCHOR = 'lab-charts';

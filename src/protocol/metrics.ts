@@ -45,6 +45,11 @@ export const DeviceInfoSchema = z.object({
   memClockMaxMhz: nonNeg.nullable(),
   /** Whether GPM (SM activity, occupancy, tensor, DRAM) can be read: Hopper or newer. */
   gpmSupported: z.boolean(),
+  /**
+   * A fleet GPU (`--source prometheus:`) whose series carry `simulated="true"`: the lab server behind it simulates
+   * it. Absent for this server's own devices (the source's `simulated` says it for those).
+   */
+  simulated: z.boolean().optional(),
 });
 export type DeviceInfo = z.output<typeof DeviceInfoSchema>;
 

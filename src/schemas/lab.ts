@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { LEVELS } from './topics.ts';
 import { QuestionSchema } from './question.ts';
 import { AGGS, OPS, validateCheck, type Check } from '../lib/checks.ts';
-import { isMetricId, METRIC_IDS } from '../lib/lab-metrics.ts';
+import { isMetricId, METRIC_IDS } from '../lib/lab/metrics.ts';
 import { getScenario, SCENARIO_IDS } from '../lib/sim/index.ts';
 
 const kebab = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Use kebab-case, e.g. "apply-the-fix".');
 
 /** One threshold: `{ metric, agg, windowS, op, value }`, optionally `ratioTo: previous-step`. */
 const MetricCheckSchema = z.strictObject({
-  /** A metric id from src/lib/lab-metrics.ts, e.g. gpuUtilPct, smActivePct, maxCorePct, samplesPerSec, mfuPct. */
+  /** A metric id from src/lib/lab/metrics.ts, e.g. gpuUtilPct, smActivePct, maxCorePct, samplesPerSec, mfuPct. */
   metric: z.string(),
   /** How to aggregate the window: mean, min, max, p5, p50, p95, stddev or last. */
   agg: z.enum(AGGS, { error: `\`agg\` must be one of: ${AGGS.join(', ')}.` }),

@@ -53,9 +53,12 @@ test.afterAll(async () => {
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
 test('the fleet page reads the cluster through the lab server and names where GPUs are wasted', async ({ page }) => {
-  test.setTimeout(150_000); // two 24 h audits (load and reload) and a lab page on a shared 2-core machine
+  test.setTimeout(150_000); // audits on load and reload and a lab page on a shared 2-core machine
   await page.goto(`http://127.0.0.1:${lab.port}/fleet/?token=${TOKEN}`);
-  await expect(page.locator('[data-fleet-status]')).toHaveText(/Read 64 GPUs over the last 24h/, { timeout: 60_000 });
+  // Prometheus holds an hour: the page leaves the 24 h default for the window that data fills.
+  await expect(page.locator('[data-fleet-status]')).toHaveText(/Read 64 GPUs over the last 1h\. Prometheus has/, {
+    timeout: 60_000,
+  });
   await expect(page).toHaveURL(/\/fleet\/$/); // the token left the address bar
   await expect(page.locator('[data-fleet-headline]')).toContainText('64 GPUs from http://127.0.0.1:');
   // The model's default price, with its source and date beside it, prices the wasteful hours; the field is editable,

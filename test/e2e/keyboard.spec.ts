@@ -46,7 +46,7 @@ test('keyboard only: card → quiz → review → lab', async ({ page }) => {
   await page.keyboard.press('Enter');
   await expect(page.locator('.lab-banner')).toContainText('SIMULATED');
   const step2 = page.getByTestId('step-state-add-workers');
-  await expect(step2).toHaveText('Not yet: failing', { timeout: 60_000 });
+  await expect(step2).toHaveText('Your turn', { timeout: 60_000 });
   await tabTo(page, /Set num_workers = 8/);
   await page.keyboard.press('Enter');
   await expect(step2).toHaveText('Passed', { timeout: 60_000 });

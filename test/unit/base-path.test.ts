@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { normaliseBasePath, withBase, withoutBase } from '../../src/lib/base-path.ts';
-import { labServerCommand } from '../../src/lib/lab-command.ts';
+import { labServerCommand } from '../../src/lib/lab/command.ts';
 
 describe('normaliseBasePath', () => {
   test('defaults to the root and adds the slashes a sub-path needs', () => {

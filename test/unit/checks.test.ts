@@ -9,9 +9,9 @@ import {
   toPoint,
   type MetricId,
   type MetricPoint,
-} from '../../src/lib/lab-metrics.ts';
-import { advanceRun, simMessage, startRun } from '../../src/lib/lab-run.ts';
-import { checkLabs } from '../../src/lib/lab-check.ts';
+} from '../../src/lib/lab/metrics.ts';
+import { advanceRun, simMessage, startRun } from '../../src/lib/lab/run.ts';
+import { checkLabs } from '../../src/lib/lab/check.ts';
 import { LabSchema, CheckSchema, type Lab } from '../../src/schemas/lab.ts';
 import { loadDeck, markdownFiles, splitFrontmatter } from '../../src/data/load-deck-files.ts';
 
@@ -109,7 +109,7 @@ describe('lab metrics', () => {
   test('MFU from tokens/s, FLOPs per token and the dense peak', () => {
     const p = toPoint(simMessage('compute-bound', 5000, 'mfu', { amp: 1 }, 0), 0, { flopsPerUnit: 1.26e9 });
     expect(p.values.mfuPct).toBeCloseTo((100 * (p.values.tokensPerSec ?? 0) * 1.26e9) / 989.4e12, 6);
-    expect(p.values.mfuPct).toBeCloseTo(25, 0); // the illustrative bf16 MFU the simulator plays (src/lib/lab-physics.ts)
+    expect(p.values.mfuPct).toBeCloseTo(25, 0); // the illustrative bf16 MFU the simulator plays (src/lib/lab/physics.ts)
     const none = toPoint(simMessage('compute-bound', 5000, 'mfu', {}, 0), 0);
     expect(none.values.mfuPct).toBeNull();
     expect(none.why.mfuPct).toMatch(/FLOPs per token/);

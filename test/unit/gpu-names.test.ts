@@ -13,7 +13,7 @@ import {
   peakShareAtClock,
   type GpuId,
 } from '../../src/lib/gpu-specs.ts';
-import { densePeakTflops } from '../../src/lib/lab-metrics.ts';
+import { densePeakTflops } from '../../src/lib/lab/metrics.ts';
 import type { AuditReport } from '../../server/fleet/audit.ts';
 import { toJson, toMarkdown } from '../../server/fleet/report.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { GPU_IDS, GPU_SPECS, ridgeFlopsPerByte } from '../../src/lib/gpu-specs.ts';
-import { densePeakTflops } from '../../src/lib/lab-metrics.ts';
+import { densePeakTflops } from '../../src/lib/lab/metrics.ts';
 import { SIM_GPU } from '../../src/lib/sim/model.ts';
 
 describe('GPU spec table', () => {

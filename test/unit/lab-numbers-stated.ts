@@ -1,6 +1,6 @@
 /**
  * The hardware numbers the lab texts state, each with its value recomputed from the spec table
- * (src/lib/gpu-specs.ts) and src/lib/lab-physics.ts, for test/unit/lab-numbers.test.ts.
+ * (src/lib/gpu-specs.ts) and src/lib/lab/physics.ts, for test/unit/lab-numbers.test.ts.
  */
 import { GPU_SPECS, ridgeFlopsPerByte } from '../../src/lib/gpu-specs.ts';
 import {
@@ -17,7 +17,7 @@ import {
   SMALL_BATCH,
   sustainedUnderLimit,
   TENSOR_MLP,
-} from '../../src/lib/lab-physics.ts';
+} from '../../src/lib/lab/physics.ts';
 import { SIM_GPU } from '../../src/lib/sim/model.ts';
 
 /** The labs, by file name. */

@@ -1,6 +1,6 @@
 /**
  * Every hardware number a lab states, recomputed: from the spec table (src/lib/gpu-specs.ts), the workloads'
- * own defaults (read from workloads/*.py) and the arithmetic in src/lib/lab-physics.ts. A changed table or
+ * own defaults (read from workloads/*.py) and the arithmetic in src/lib/lab/physics.ts. A changed table or
  * script fails a stale text. A scan also finds every number with a hardware unit (TFLOP/s, TB/s, W, SMs,
  * FLOP/byte) in the lab files, so a new one cannot slip in unchecked.
  */
@@ -23,7 +23,7 @@ import {
   sustainedTokensPerSec,
   sustainedUnderLimit,
   TENSOR_MLP,
-} from '../../src/lib/lab-physics.ts';
+} from '../../src/lib/lab/physics.ts';
 import { splitFrontmatter } from '../../src/data/load-deck-files.ts';
 import { LabSchema, type Lab } from '../../src/schemas/lab.ts';
 import { bf16Tps, fp32Tps, gpt, LABS, num, peak, STATED, type LabId } from './lab-numbers-stated.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { parseSavedRun, resumeRun, savedRunOf, serializeSavedRun } from '../../src/lib/lab-progress.ts';
-import { bootOf, fillHostCores, retryAfterMs, retryDelayMs, simulatedSummary } from '../../src/lib/lab-connection.ts';
+import { parseSavedRun, resumeRun, savedRunOf, serializeSavedRun } from '../../src/lib/lab/progress.ts';
+import { bootOf, fillHostCores, retryAfterMs, retryDelayMs, simulatedSummary } from '../../src/lib/lab/connection.ts';
 
 describe('saved lab progress', () => {
   test('round-trips the steps passed and their baselines', () => {

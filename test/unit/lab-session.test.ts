@@ -11,8 +11,8 @@ import {
   type LabSession,
   type SessionLab,
   type SourceInfo,
-} from '../../src/lib/lab-session.ts';
-import { simMessage } from '../../src/lib/lab-run.ts';
+} from '../../src/lib/lab/session.ts';
+import { simMessage } from '../../src/lib/lab/run.ts';
 import { describeCheck } from '../../src/lib/checks.ts';
 import { LabSchema } from '../../src/schemas/lab.ts';
 import { splitFrontmatter } from '../../src/data/load-deck-files.ts';

@@ -5,7 +5,7 @@
  */
 import type { DeviceInfo, GpuSample, HostSample } from '../../protocol/metrics.ts';
 import { clamp, hash01, hashString, smoothNoise, stepNoise } from './noise.ts';
-import { LAB_GPU } from '../lab-physics.ts';
+import { LAB_GPU } from '../lab/physics.ts';
 
 const GIB = 1024 ** 3;
 

@@ -4,7 +4,7 @@
  */
 import { clamp } from '../noise.ts';
 import { hostSample, SIM_GPU, tempFor } from '../model.ts';
-import { BLOCKED_AIRFLOW_SHARE, gptTokensPerSec, sustainedUnderLimit } from '../../lab-physics.ts';
+import { BLOCKED_AIRFLOW_SHARE, gptTokensPerSec, sustainedUnderLimit } from '../../lab/physics.ts';
 import type { ScenarioDef } from '../types.ts';
 
 /**
@@ -55,7 +55,7 @@ export const memoryBound: ScenarioDef = {
  * Large bf16 matmuls: the healthy picture. GPU-Util 100%, SM activity ~92%, tensor ~68%, ~660 W.
  * Turn AMP off to see GPU-Util stay at 100% while tensor activity drops to ~0 and throughput falls
  * several-fold (facts 4.15, 4.17). Tokens/s are workloads/mfu.py's GPT at illustrative efficiencies
- * (src/lib/lab-physics.ts): ~196,000 in bf16 (25% MFU), ~26,600 in fp32 (half the FP32 peak), 7.4×.
+ * (src/lib/lab/physics.ts): ~196,000 in bf16 (25% MFU), ~26,600 in fp32 (half the FP32 peak), 7.4×.
  */
 export const computeBound: ScenarioDef = {
   id: 'compute-bound',

@@ -6,10 +6,10 @@
  * Lifecycle: `startRun()` → `advanceRun()` on every new sample → `done` once the last step passes.
  * A step's checks only see samples taken after it started, so a fix is judged on fresh data.
  */
-import type { StreamMessage } from '../protocol/metrics.ts';
-import { sampleAt } from './sim/index.ts';
-import { checkSpanS, evaluateCheck, type Check, type CheckResult } from './checks.ts';
-import { METRIC_IDS, type MetricId, type MetricPoint } from './lab-metrics.ts';
+import type { StreamMessage } from '../../protocol/metrics.ts';
+import { sampleAt } from '../sim/index.ts';
+import { checkSpanS, evaluateCheck, type Check, type CheckResult } from '../checks.ts';
+import { METRIC_IDS, type MetricId, type MetricPoint } from './metrics.ts';
 
 /** What the runner needs of a step. */
 export interface RunStep {

@@ -8,13 +8,13 @@
  * Lifecycle: `opened` (what the page and the device remember) → `restart` on each new source →
  * `message` per sample → `done` once the last step passes; `stopped` ends the source, not the run.
  */
-import type { DeviceInfo, StreamMessage } from '../protocol/metrics.ts';
-import type { CheckResult } from './checks.ts';
-import { diagnose, type Diagnosis } from './diagnose.ts';
-import { toPoint, type MetricContext, type MetricPoint } from './lab-metrics.ts';
-import { checkSpanS } from './checks.ts';
-import { resumeRun, savedRunOf, type SavedRun } from './lab-progress.ts';
-import { advanceRun, type LabView, type RunState } from './lab-run.ts';
+import type { DeviceInfo, StreamMessage } from '../../protocol/metrics.ts';
+import type { CheckResult } from '../checks.ts';
+import { diagnose, type Diagnosis } from '../diagnose.ts';
+import { toPoint, type MetricContext, type MetricPoint } from './metrics.ts';
+import { checkSpanS } from '../checks.ts';
+import { resumeRun, savedRunOf, type SavedRun } from './progress.ts';
+import { advanceRun, type LabView, type RunState } from './run.ts';
 
 /** Points kept for the charts and checks: 10 minutes at 500 ms. */
 export const MAX_POINTS = 1200;
@@ -42,6 +42,14 @@ export interface SourceInfo {
   control: 'page' | 'server' | 'none';
 }
 
+/** What a page's own lab server says about itself (`GET /api/health`, no token needed). */
+export interface OwnServer {
+  origin: string;
+  source: string;
+  simulated: boolean;
+  reason: string | null;
+}
+
 /** What the in-page simulator plays right now (read on every tick, so a fix applies at once). */
 export interface SimPlay {
   scenario: string;
@@ -65,6 +73,11 @@ export interface LabSession {
   serverUrl: string;
   /** Show the server form at once (the page was opened with ?server= or ?token=). */
   serverFirst: boolean;
+  /**
+   * This page is served by a lab server (its own origin answers /api/health): what that server reads, so the page
+   * can say it in one line and connect to it by itself. Null on a static host or before the page asked.
+   */
+  ownServer: OwnServer | null;
   /** In-page simulator speed (simulated seconds per real second). */
   speed: number;
   /** The GPU whose metrics are charted and checked (position in the message's `gpus`). */
@@ -91,7 +104,7 @@ export interface LabSession {
   announce: string;
   /** When the run started (epoch ms), for the lab's duration. */
   startedAtMs: number;
-  /** Steps this device saw pass in an unfinished run: a new run resumes there (src/lib/lab-progress.ts). */
+  /** Steps this device saw pass in an unfinished run: a new run resumes there (src/lib/lab/progress.ts). */
   saved: SavedRun | null;
   /** The diagnosis reads only samples after this time, ms: set when the lab completes, so it reads the fixed run. */
   diagnoseFromMs: number;
@@ -106,6 +119,8 @@ export interface LabSession {
 export type LabAction =
   | { type: 'opened'; serverUrl: string; serverFirst: boolean; unlocked: boolean; saved: SavedRun | null }
   | { type: 'server-url'; url: string }
+  /** This page's origin is a lab server (its health answered). */
+  | { type: 'own-server'; server: OwnServer }
   | { type: 'restart'; at: number }
   /** Forget the saved steps and start the run again from step 1. */
   | { type: 'start-over'; at: number }
@@ -130,6 +145,7 @@ export function newLabSession(): LabSession {
     error: '',
     serverUrl: '',
     serverFirst: false,
+    ownServer: null,
     speed: 1,
     gpuIndex: 0,
     ...freshRun(0, null),
@@ -229,6 +245,8 @@ export function labReducer(lab: SessionLab, s: LabSession, a: LabAction): LabSes
       };
     case 'server-url':
       return { ...s, serverUrl: a.url };
+    case 'own-server':
+      return { ...s, ownServer: a.server };
     case 'restart':
       return { ...s, ...freshRun(a.at, s.saved), error: '', status: '' };
     case 'start-over':

@@ -3,8 +3,8 @@
  * per sampling tick and GPU, with derived values (power as % of limit, clock as % of max, MFU).
  * Pure: no DOM. A metric the source cannot give stays `null` and keeps its reason; never 0.
  */
-import type { GpuSample, StreamMessage } from '../protocol/metrics.ts';
-import { gpuSpecByName } from './gpu-specs.ts';
+import type { GpuSample, StreamMessage } from '../../protocol/metrics.ts';
+import { gpuSpecByName } from '../gpu-specs.ts';
 
 /** Facts about one metric: label, unit, the range a reading can take. */
 export interface MetricInfo {

@@ -5,8 +5,8 @@
  * (src/lib/gpu-specs.ts). Pure. Lab texts quote these numbers with the arithmetic beside them, and the
  * test recomputes every one, so a changed table or script fails a stale text.
  */
-import { GPU_SPECS, peakShareAtClock, type Dtype, type GpuSpec } from './gpu-specs.ts';
-import { boardPowerWatts, clockShareUnderLimit } from './power-model.ts';
+import { GPU_SPECS, peakShareAtClock, type Dtype, type GpuSpec } from '../gpu-specs.ts';
+import { boardPowerWatts, clockShareUnderLimit } from '../power-model.ts';
 
 /** A table row with every number the labs compute from (power, clocks, SMs). */
 export type LabGpu = GpuSpec & { tdpWatts: number; maxSmClockMHz: number; peakClockMHz: number; smCount: number };

@@ -23,3 +23,14 @@ export function labServerCommand(origin: string): string | null {
   if (url.protocol === 'http:' && LOOPBACK.test(url.hostname)) return null;
   return `npm start -- --allow-origin ${url.origin}`;
 }
+
+/**
+ * A step's workload command with the lab server's URL (and token) added, so the workload reports its throughput
+ * there (`--url`, workloads/_common.py); the command as written when no server is known or it is not a workload.
+ * @example runCommand('python workloads/small_batch.py --batch-size 128', 'http://127.0.0.1:8790/?token=abc')
+ *   // "python workloads/small_batch.py --batch-size 128 --url 'http://127.0.0.1:8790/?token=abc'"
+ */
+export function runCommand(run: string, serverUrl: string | null): string {
+  if (!serverUrl || !/^python3? workloads\//.test(run) || /\s--url\b/.test(run)) return run;
+  return `${run} --url '${serverUrl.replaceAll("'", '')}'`;
+}

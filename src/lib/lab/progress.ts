@@ -6,8 +6,8 @@
  *
  * Stored shape (JSON, version 1): `{ "v": 1, "passed": 1, "baselines": [{ "gpuUtilPct": 31.2, … }] }`.
  */
-import type { MetricId } from './lab-metrics.ts';
-import { startRun, type RunState } from './lab-run.ts';
+import type { MetricId } from './metrics.ts';
+import { startRun, type RunState } from './run.ts';
 
 /** Steps passed in an unfinished run, and their baselines. */
 export interface SavedRun {

@@ -66,3 +66,31 @@ export function hostPhrase(cores: number | null): string {
 export function fillHostCores(html: string, cores: number | null): string {
   return html.replaceAll('{hostCores}', hostPhrase(cores));
 }
+
+/**
+ * Whether the lab reads a GPU that runs someone else's job (a fleet GPU through `--source prometheus:`): its charts
+ * can be watched, but the steps' actions and checks are for a run of the learner's own.
+ * @example isWatchOnly({ kind: 'server', source: 'prometheus:http://prom:9090' }) // true
+ */
+export function isWatchOnly(source: { kind: string; source: string } | null): boolean {
+  return source !== null && source.kind === 'server' && source.source.startsWith('prometheus:');
+}
+
+/**
+ * The one line a lab page served by its lab server says before anything else: what that server reads, and why.
+ * @example ownServerLine({ source: 'sim:idle', simulated: true, reason: 'NVML library not found (NVML 12)…' }, 'http://127.0.0.1:8790')
+ *   // 'You are on your lab server (127.0.0.1:8790). It has no NVIDIA driver, so it simulates a GPU.'
+ */
+export function ownServerLine(
+  s: { source: string; simulated: boolean; reason: string | null },
+  origin: string,
+): string {
+  const at = `You are on your lab server (${origin.replace(/^https?:\/\//, '')}).`;
+  if (!s.simulated) return `${at} It reads this machine's NVIDIA GPU through NVML.`;
+  if (s.source.startsWith('replay:')) return `${at} It replays a recording (${s.source.slice(7)}).`;
+  const summary = simulatedSummary(s.reason, s.source);
+  if (summary.startsWith('No NVIDIA driver')) return `${at} It has no NVIDIA driver, so it simulates a GPU.`;
+  if (summary.startsWith('No NVIDIA GPU')) return `${at} It finds no NVIDIA GPU, so it simulates one.`;
+  if (summary.startsWith('NVML did not start')) return `${at} NVML did not start there, so it simulates a GPU.`;
+  return `${at} It simulates a GPU (${s.source}), as it was started to.`;
+}
