@@ -96,7 +96,7 @@ export function toMarkdown(r: AuditReport): string {
   for (const g of ordered) {
     const owner = md([g.owner.namespace, g.owner.pod ?? g.owner.job].filter(Boolean).join('/')) || '–';
     lines.push(
-      `| ${md(g.hostname)} | ${md(String(g.gpu))} | ${md(describeGpuModel(g.model))} | ${owner} | ${STATE_NAMES[g.verdict.kind]} | ${g.verdict.confidence} | ${h1(wastefulHoursOf(g))} |`,
+      `| ${md(g.hostname)} | ${md(String(g.gpu))} | ${describeGpuModel(g.model, md)} | ${owner} | ${STATE_NAMES[g.verdict.kind]} | ${g.verdict.confidence} | ${h1(wastefulHoursOf(g))} |`,
     );
   }
   const unsure = r.gpus.filter((g) => g.verdict.kind === 'cant-tell' && g.verdict.decide);

@@ -93,12 +93,13 @@ export const UNKNOWN_MODEL = 'unknown model';
 
 /**
  * A reported model name as a page or report shows it: as reported when the table lists it, marked as an unknown
- * model when it does not (so no one mistakes it for a row that has numbers).
+ * model when it does not (so no one mistakes it for a row that has numbers). `escape` formats the reported name for
+ * its medium (a Markdown cell escapes it) and leaves the marker as it is.
  * @example describeGpuModel('NVIDIA A100 80GB PCIe') // "NVIDIA A100 80GB PCIe"
  * @example describeGpuModel('Tesla V100-SXM2-32GB') // "Tesla V100-SXM2-32GB (unknown model)"
  */
-export function describeGpuModel(gpuName: string): string {
-  return gpuSpecByName(gpuName) ? gpuName : `${gpuName} (${UNKNOWN_MODEL})`;
+export function describeGpuModel(gpuName: string, escape: (name: string) => string = (n) => n): string {
+  return gpuSpecByName(gpuName) ? escape(gpuName) : `${escape(gpuName)} (${UNKNOWN_MODEL})`;
 }
 
 /**
