@@ -29,6 +29,11 @@ export interface PrometheusOptions {
   maxSeries?: number;
   /** The fetch to use (tests pass none: the real one). */
   fetchImpl?: typeof fetch;
+  /**
+   * The flags a too-slow or too-large message tells the operator to change, as their program spells them (the audit's
+   * by default; the lab server has `--prometheus-selector` and no timeout flag).
+   */
+  flags?: { selector: string; timeout: string | null };
 }
 
 /**
@@ -128,10 +133,11 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
   /** Every message leaves with the credentials taken out and control characters stripped. */
   const fail = (kind: PrometheusError['kind'], message: string) =>
     new PrometheusError(kind, terminalText(withoutSecrets(message, secrets), 1000));
+  const flags = opts.flags ?? { selector: '--selector', timeout: '--query-timeout' };
   const tooSlow = (expr: string) =>
     fail(
       'timeout',
-      `Prometheus took longer than ${timeoutMs / 1000} s for query ${shortQuery(expr)}; try --query-timeout or the recording rules (deploy/prometheus/saturate-rules.yml)`,
+      `Prometheus took longer than ${timeoutMs / 1000} s for query ${shortQuery(expr)}; try ${flags.timeout ? `${flags.timeout} or ` : `narrowing ${flags.selector} or `}the recording rules (deploy/prometheus/saturate-rules.yml)`,
     );
 
   async function call(path: string, params: Record<string, string>): Promise<ApiBody['data']> {
@@ -187,7 +193,7 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
     const tooBig = (what: string) =>
       fail(
         'too-big',
-        `Prometheus answered ${what} for query ${shortQuery(expr)} with the queries read beside it; narrow --selector or use the recording rules (deploy/prometheus/saturate-rules.yml)`,
+        `Prometheus answered ${what} for query ${shortQuery(expr)} with the queries read beside it; narrow ${flags.selector} or use the recording rules (deploy/prometheus/saturate-rules.yml)`,
       );
     const declared = Number(res.headers.get('content-length'));
     if (declared > maxBytes) {

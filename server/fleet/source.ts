@@ -47,7 +47,10 @@ export const FLEET_WINDOWS_KEPT = 4;
 
 /** Connects, reads the fleet once and returns the source; throws a PrometheusError or "nothing matched". */
 export async function openPrometheusSource(opts: PrometheusSourceOptions): Promise<PrometheusSource> {
-  const client: PrometheusClient = createPrometheusClient(opts);
+  const client: PrometheusClient = createPrometheusClient({
+    flags: { selector: '--prometheus-selector', timeout: null },
+    ...opts,
+  });
   const now = opts.now ?? Date.now;
   const refreshS = Math.max(0.1, opts.refreshS ?? 15);
   // The live view reads the last ten refreshes (at least 20 s): recent enough to follow a change.

@@ -185,6 +185,15 @@ describe('bounded', () => {
     expect(r.err).toMatch(/selector: \{cluster="big"\}/);
   });
 
+  test("the lab server's refusal names its own flag (--prometheus-selector), not the audit's", async () => {
+    fake.mode = 'huge-body';
+    const refused = await openPrometheusSource({ url: fake.url, refreshS: 15, maxResponseBytes: 2 * 1024 * 1024 }).then(
+      () => null,
+      (e: Error) => e.message,
+    );
+    expect(refused).toMatch(/narrow --prometheus-selector or use the recording rules/);
+  });
+
   test('a timeout while the body arrives is a timeout (exit 4), not "without Prometheus\'s JSON"', async () => {
     fake.mode = 'stall-mid-body';
     const r = await audit(['--query-timeout', '1']);
