@@ -16,6 +16,8 @@ const DIAGRAM_CARDS: Record<string, string> = {
   'activation-memory': 'content/cards/training/activation-memory-recomputation.md',
   'hang-triage': 'content/cards/tooling/debugging-hangs-end-to-end.md',
   'ring-vs-tree': 'content/cards/training/collective-algorithms-ring-tree.md',
+  'ring-attention': 'content/cards/training/context-sequence-parallelism.md',
+  'microscaling-blocks': 'content/cards/training/blackwell-microscaling-nvl72.md',
 };
 
 describe('static diagrams', () => {
@@ -62,7 +64,7 @@ describe('static diagrams', () => {
     );
     expect(() => resolveDiagram({ name: 'gpu-anatomy', gpu: 'h200' })).toThrow(/takes only a name, not gpu/);
     expect(checkFigures('a.md', '::diagram{name="nope"}')).toEqual([
-      'a.md: ::diagram{name="nope"}: unknown diagram "nope"; known diagrams: gpu-anatomy, tool-counters, launch-queue, training-step, serving-path, multi-node, moe-dispatch, activation-memory, hang-triage, ring-vs-tree',
+      'a.md: ::diagram{name="nope"}: unknown diagram "nope"; known diagrams: gpu-anatomy, tool-counters, launch-queue, training-step, serving-path, multi-node, moe-dispatch, activation-memory, hang-triage, ring-vs-tree, ring-attention, microscaling-blocks',
     ]);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Hardware diagrams: a GPU's parts and the meter that watches each (gpu-facts 2.2–2.10, 9.1, 9.2, 9.7, 9.8), and a
- * multi-node job's communication paths (content/cards/training/infiniband-roce-gpudirect-rdma.md).
+ * multi-node job's communication paths (content/cards/training/infiniband-roce-gpudirect-rdma.md), and Blackwell's
+ * block-scaled number formats (content/cards/training/blackwell-microscaling-nvl72.md).
  */
-import { arrow, box, label, line } from './svg.ts';
+import { arrow, bar, box, label, line } from './svg.ts';
 import type { DiagramDef } from './types.ts';
 
 function anatomySvg(): string {
@@ -92,4 +93,82 @@ export const multiNode: DiagramDef = {
     'A multi-node job: heavy traffic stays on NVLink inside a node; what crosses nodes goes through one NIC per GPU.',
   height: 232,
   svg: multiNodeSvg(),
+};
+
+/** A row of `n` element cells from x to x + w, and a bracket under it naming them. */
+function blockCells(x: number, y: number, w: number, n: number, name: string): string {
+  const cellW = w / n;
+  let svg = '';
+  for (let i = 0; i < n; i++) svg += bar(x + i * cellW, y, cellW, 18, 'dg-soft');
+  return (
+    svg +
+    line(x, y + 22, x + w, y + 22) +
+    line(x, y + 19, x, y + 22) +
+    line(x + w, y + 19, x + w, y + 22) +
+    label(x + w / 2, y + 34, name, 'dg-s', 'middle')
+  );
+}
+
+/** Bits per value: [name, element bits, scale bits per value, how it adds up]. */
+const BITS_ROWS: readonly (readonly [string, number, number, string])[] = [
+  ['BF16', 16, 0, '16'],
+  ['MXFP8', 8, 8 / 32, '8.25 = 8 + 8/32'],
+  ['NVFP4', 4, 8 / 16, '4.5 = 4 + 8/16'],
+  ['MXFP4', 4, 8 / 32, '4.25 = 4 + 8/32'],
+];
+
+function microscalingSvg(): string {
+  // OCP MX: one E8M0 scale, then 32 elements.
+  let svg =
+    label(4, 12, 'OCP MX: 32 values share one E8M0 scale', 'dg-bold') +
+    box(4, 18, 40, 18, ['E8M0'], 'dg-hi') +
+    blockCells(48, 18, 268, 32, '32 elements: FP8, FP6 or FP4 (E2M1)') +
+    label(4, 66, 'E8M0: a power of two, 8 bits, per block', 'dg-s');
+  // NVFP4: a per-tensor FP32 scale over blocks of 16, each with an E4M3 scale.
+  svg +=
+    label(4, 90, 'NVFP4: 16 values share one E4M3 scale', 'dg-bold') +
+    box(4, 96, 312, 18, ['× one FP32 scale for the whole tensor'], 'dg-soft');
+  for (const x of [4, 162])
+    svg += box(x, 120, 36, 18, ['E4M3'], 'dg-hi') + blockCells(x + 38, 120, 116, 16, '16 × E2M1');
+  // Bits per value: element bits (accent) plus the block scale's share (an end segment in the text colour).
+  svg += label(4, 182, 'Bits per value', 'dg-bold');
+  const pxPerBit = 12;
+  for (const [i, [name, elemBits, scaleBits, sum]] of BITS_ROWS.entries()) {
+    const y = 190 + i * 20;
+    const w = elemBits * pxPerBit;
+    svg += label(4, y + 12, name) + bar(52, y, w, 16, 'dg-a');
+    if (scaleBits) svg += bar(52 + w, y, scaleBits * pxPerBit, 16, 'dg-b');
+    svg += label(52 + (elemBits + scaleBits) * pxPerBit + 4, y + 12, sum, 'dg-s');
+  }
+  svg += label(4, 282, 'End segment: the block scale’s 8 bits, shared by its block.', 'dg-s');
+  // Where a block's largest value lands on the E2M1 grid (0, 0.5, 1, 1.5, 2, 3, 4, 6).
+  const xAt = (v: number) => 20 + v * 35;
+  svg +=
+    label(4, 306, 'A block’s largest value on the FP4 grid', 'dg-bold') +
+    bar(xAt(4), 314, xAt(8) - xAt(4), 16, 'dg-soft', 'E8M0: 4 to 8') +
+    line(xAt(0), 344, xAt(8), 344);
+  for (const v of [0, 0.5, 1, 1.5, 2, 3, 4, 6]) svg += line(xAt(v), 338, xAt(v), 344);
+  for (const v of [0, 1, 2, 3, 4, 6]) svg += label(xAt(v), 357, String(v), 'dg-s', 'middle');
+  svg +=
+    line(xAt(8), 338, xAt(8), 344, true) +
+    label(xAt(8), 357, '8', 'dg-s', 'middle') +
+    label(4, 376, 'Past 6 it clamps to 6. An E4M3 scale puts it near 6.', 'dg-s');
+  return svg;
+}
+
+/** OCP MX and NVFP4 block scaling, and what each costs in bits per value. */
+export const microscalingBlocks: DiagramDef = {
+  name: 'microscaling-blocks',
+  title: 'Microscaling: one scale per small block of values',
+  desc:
+    'Top: an OCP MX block, 32 elements in FP8, FP6 or FP4 (E2M1) that share one E8M0 scale, a power of two stored ' +
+    'in 8 bits. Middle: NVFP4, two blocks of 16 E2M1 elements, each with its own E4M3 scale, under one FP32 scale ' +
+    'for the whole tensor. Then bars of bits per value: BF16 16; MXFP8 8.25, that is 8 plus 8 scale bits over 32 ' +
+    'values; NVFP4 4.5, 4 plus 8 over 16; MXFP4 4.25, 4 plus 8 over 32. Bottom: the FP4 (E2M1) grid has the ' +
+    'values 0, 0.5, 1, 1.5, 2, 3, 4 and 6. A power-of-two scale leaves a block’s largest value anywhere from 4 to ' +
+    '8, and past 6 it clamps to 6; an E4M3 scale can place it close to 6.',
+  caption:
+    'A scale per block of 32 (MX) or 16 (NVFP4) values keeps small values in range for a quarter or half a bit more.',
+  height: 382,
+  svg: microscalingSvg(),
 };

@@ -4,8 +4,8 @@
  */
 import { esc } from '../figures/format.ts';
 import { hangTriage, ringVsTree } from './distributed.ts';
-import { gpuAnatomy, multiNode } from './hardware.ts';
-import { activationMemory, moeDispatch } from './parallelism.ts';
+import { gpuAnatomy, microscalingBlocks, multiNode } from './hardware.ts';
+import { activationMemory, moeDispatch, ringAttention } from './parallelism.ts';
 import { launchQueue, toolCounters } from './software.ts';
 import type { DiagramDef } from './types.ts';
 import { servingPath, trainingStep } from './workloads.ts';
@@ -23,6 +23,8 @@ export const DIAGRAMS: Record<string, DiagramDef> = Object.fromEntries(
     activationMemory,
     hangTriage,
     ringVsTree,
+    ringAttention,
+    microscalingBlocks,
   ].map((d) => [d.name, d]),
 );
 
