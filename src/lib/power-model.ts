@@ -1,7 +1,7 @@
 /**
  * The one power model of the site: how a power limit sets the SM clock. The power-and-clocks figure
  * (src/lib/figures/power-clocks.ts), the simulator's throttled scenario and the throttling lab's numbers
- * (src/lib/lab-physics.ts) all use it, so the card, the figure and the lab agree on what a 400 W cap costs an H100.
+ * (src/lib/lab/physics.ts) all use it, so the card, the figure and the lab agree on what a 400 W cap costs an H100.
  *
  * With r = SM clock ÷ max SM clock:
  *   board power P(r) = floor + dynamic · r · v(r)²   (dynamic power ≈ C·V²·f)
