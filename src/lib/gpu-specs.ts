@@ -1,7 +1,8 @@
 /**
  * One table of GPU datasheet numbers for every GPU a fleet is likely to run, shared by the lab metrics, the
  * simulator, the explorable figures, the fleet page and the audit. The rows live in src/lib/gpu-table/ by
- * architecture, each with its sources (src/lib/gpu-table/sources.ts) and a note on what is derived or uncertain.
+ * architecture, each with its sources (keys of GPU_SOURCES in src/lib/gpu-table/sources.ts, loaded only where they
+ * are shown) and a note on what is derived or uncertain.
  * FLOP figures are DENSE peaks (datasheets headline 2:4-sparse numbers, twice as large; gpu-facts 5.9), defined at
  * `peakClockMHz`. INT8 is in TOPS. A number no source gave is `null`, never guessed.
  *

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { GPU_IDS, GPU_SPECS, ridgeFlopsPerByte } from '../../src/lib/gpu-specs.ts';
 import { densePeakTflops } from '../../src/lib/lab/metrics.ts';
 import { SIM_GPU } from '../../src/lib/sim/model.ts';
+import { GPU_SOURCES } from '../../src/lib/gpu-table/sources.ts';
 
 describe('GPU spec table', () => {
   test('dense peaks, bandwidth, memory, SMs and power match the fact base (gpu-facts 9.1–9.6)', () => {
@@ -39,7 +40,7 @@ describe('GPU spec table', () => {
     for (const id of GPU_IDS) {
       const g = GPU_SPECS[id];
       expect(g.sources.length, id).toBeGreaterThan(0);
-      for (const s of g.sources) {
+      for (const s of g.sources.map((key) => GPU_SOURCES[key])) {
         expect(s.url, id).toMatch(/^https:\/\//);
         expect(s.title.length, id).toBeGreaterThan(10);
         expect(['datasheet', 'whitepaper', 'vendor page', 'secondary'], id).toContain(s.primary);

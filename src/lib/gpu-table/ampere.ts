@@ -1,5 +1,4 @@
 /** Ampere rows of the GPU table: A10, A10G, A30, A40, the four A100s and the RTX A6000. */
-import * as S from './sources.ts';
 import type { Dtype, GpuSpec } from './types.ts';
 
 /** A100 dense peaks, the same for all four A100s (the datasheet lists one set for PCIe and SXM, 40 and 80 GB). */
@@ -36,7 +35,7 @@ const a100 = (
   peakClockMHz: 1410,
   maxSmClockMHz: 1410,
   peakTflops: A100_PEAKS,
-  sources: [S.A100_DATASHEET, S.AMPERE_WHITEPAPER, S.KLOCKWOOD_A100],
+  sources: ['A100_DATASHEET', 'AMPERE_WHITEPAPER', 'KLOCKWOOD_A100'],
   note: A100_NOTE + extra,
 });
 
@@ -52,7 +51,7 @@ export const AMPERE_ROWS: readonly GpuSpec[] = [
     peakClockMHz: 1695,
     maxSmClockMHz: null,
     peakTflops: { fp64: null, fp64Tensor: null, fp32: 31.2, tf32: 62.5, bf16: 125, fp8: null, int8: 250 },
-    sources: [S.A10_DATASHEET],
+    sources: ['A10_DATASHEET'],
     note:
       'Dense peaks are the datasheet’s sparse figures halved. Peak clock derived: 125e12 ÷ (72 SMs × 1,024) = ' +
       '1,695 MHz, the published boost clock. FP64 (1/32 of FP32 on GA102) is not in the datasheet: null.',
@@ -68,7 +67,7 @@ export const AMPERE_ROWS: readonly GpuSpec[] = [
     peakClockMHz: null,
     maxSmClockMHz: null,
     peakTflops: { fp64: null, fp64Tensor: null, fp32: 35, tf32: null, bf16: 70, fp8: null, int8: null },
-    sources: [S.AWS_G5, S.BASETEN_A10G],
+    sources: ['AWS_G5', 'BASETEN_A10G'],
     note:
       'AWS’s variant for G5 instances; NVIDIA publishes no datasheet. Memory and bandwidth match the A10. The FP32 35 ' +
       'and dense FP16/BF16 Tensor 70 TFLOP/s are secondary (Baseten’s comparison) and uncertain; TF32, INT8, TDP, ' +
@@ -85,7 +84,7 @@ export const AMPERE_ROWS: readonly GpuSpec[] = [
     peakClockMHz: 1440,
     maxSmClockMHz: null,
     peakTflops: { fp64: 5.2, fp64Tensor: 10.3, fp32: 10.3, tf32: 82, bf16: 165, fp8: null, int8: 330 },
-    sources: [S.A30_DATASHEET],
+    sources: ['A30_DATASHEET'],
     note:
       'Dense peaks from the datasheet (sparse ones are twice). Peak clock derived: 165e12 ÷ (56 SMs × 2,048) = ' +
       '1,440 MHz, the published boost clock.',
@@ -101,7 +100,7 @@ export const AMPERE_ROWS: readonly GpuSpec[] = [
     peakClockMHz: 1740,
     maxSmClockMHz: null,
     peakTflops: { fp64: null, fp64Tensor: null, fp32: 37.4, tf32: 74.8, bf16: 149.7, fp8: null, int8: 299.3 },
-    sources: [S.A40_DATASHEET],
+    sources: ['A40_DATASHEET'],
     note:
       'Read in a transcription of the datasheet (ecer.com). Peak clock derived: 149.7e12 ÷ (84 SMs × 1,024) = ' +
       '1,740 MHz, the published boost clock. FP64 is not in the datasheet: null.',
@@ -137,7 +136,7 @@ export const AMPERE_ROWS: readonly GpuSpec[] = [
     peakClockMHz: 1800,
     maxSmClockMHz: null,
     peakTflops: { fp64: null, fp64Tensor: null, fp32: 38.7, tf32: 77.4, bf16: 154.8, fp8: null, int8: 309.7 },
-    sources: [S.RTX_A6000_PAGE],
+    sources: ['RTX_A6000_PAGE'],
     note:
       'BF16 is the page’s 309.7 TFLOPS (sparse FP16) halved; TF32 and INT8 are derived at the A40’s ratios (same ' +
       'GA102 chip): uncertain. Peak clock: 154.8e12 ÷ (84 SMs × 1,024) = 1,800 MHz, the published boost clock.',

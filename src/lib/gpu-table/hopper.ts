@@ -1,5 +1,4 @@
 /** Hopper rows of the GPU table: H100 PCIe, SXM and NVL, H200 SXM and NVL, and the two GH200 superchips. */
-import * as S from './sources.ts';
 import type { Dtype, GpuSpec } from './types.ts';
 
 /** Dense peaks of Hopper at SXM clocks (H100 SXM, H200 SXM, GH200; gpu-facts 9.1, 9.4). */
@@ -43,7 +42,7 @@ const gh200 = (id: GpuSpec['id'], label: string, names: string[], memGB: number,
   peakClockMHz: 1830,
   maxSmClockMHz: 1980,
   peakTflops: HOPPER_SXM_PEAKS,
-  sources: [S.GH200_DATASHEET, S.KLOCKWOOD_H100],
+  sources: ['GH200_DATASHEET', 'KLOCKWOOD_H100'],
   note:
     `The GPU of the Grace Hopper superchip, ${mem}: not an H200 (141 GB, 4.8 TB/s). Its dense peaks are Hopper ` +
     'SXM’s (the datasheet rounds BF16 to 990). No GPU TDP: the datasheet gives 450–1,000 W for the whole module ' +
@@ -63,7 +62,7 @@ export const HOPPER_ROWS: readonly GpuSpec[] = [
     peakClockMHz: 1620,
     maxSmClockMHz: null,
     peakTflops: { fp64: 26, fp64Tensor: 51, fp32: 51, tf32: 378, bf16: 756, fp8: 1513, int8: 1513 },
-    sources: [S.H100_PCIE_BRIEF, S.HOPPER_WHITEPAPER, S.HPCTECH_H100],
+    sources: ['H100_PCIE_BRIEF', 'HOPPER_WHITEPAPER', 'HPCTECH_H100'],
     note:
       'Dense peaks are the sparse figures halved (gpu-facts 9.3); 300–350 W, the upper bound here. Peak clock ' +
       'derived: 756e12 ÷ (114 SMs × 4,096) = 1,619 MHz ≈ 1,620; the max SM clock has no source here.',
@@ -79,7 +78,7 @@ export const HOPPER_ROWS: readonly GpuSpec[] = [
     peakClockMHz: 1830,
     maxSmClockMHz: 1980,
     peakTflops: HOPPER_SXM_PEAKS,
-    sources: [S.H100_DATASHEET, S.HOPPER_WHITEPAPER, S.KLOCKWOOD_H100, S.HPCTECH_H100],
+    sources: ['H100_DATASHEET', 'HOPPER_WHITEPAPER', 'KLOCKWOOD_H100', 'HPCTECH_H100'],
     note: SXM_CLOCK_NOTE,
   },
   {
@@ -93,7 +92,7 @@ export const HOPPER_ROWS: readonly GpuSpec[] = [
     peakClockMHz: 1545,
     maxSmClockMHz: null,
     peakTflops: HOPPER_NVL_PEAKS,
-    sources: [S.H100_DATASHEET],
+    sources: ['H100_DATASHEET'],
     note:
       'A PCIe board (bridged in pairs), not the SXM part: 94 GB HBM3, 3.9 TB/s, 350–400 W (the upper bound here), ' +
       'dense BF16 835.5, about 16% below SXM. ' +
@@ -110,7 +109,7 @@ export const HOPPER_ROWS: readonly GpuSpec[] = [
     peakClockMHz: 1830,
     maxSmClockMHz: 1980,
     peakTflops: HOPPER_SXM_PEAKS,
-    sources: [S.H200_PAGE, S.KLOCKWOOD_H100],
+    sources: ['H200_PAGE', 'KLOCKWOOD_H100'],
     note: 'Hopper SXM compute with 141 GB HBM3e at 4.8 TB/s, up to 700 W. ' + SXM_CLOCK_NOTE,
   },
   {
@@ -124,7 +123,7 @@ export const HOPPER_ROWS: readonly GpuSpec[] = [
     peakClockMHz: 1545,
     maxSmClockMHz: null,
     peakTflops: HOPPER_NVL_PEAKS,
-    sources: [S.H200_PAGE],
+    sources: ['H200_PAGE'],
     note: 'A PCIe board: the H200’s memory with NVL compute (dense BF16 835.5), up to 600 W. ' + NVL_CLOCK_NOTE,
   },
   gh200(

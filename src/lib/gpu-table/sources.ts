@@ -3,7 +3,7 @@
  * no NVIDIA page was fetched by it. Where a stored copy or transcription of a page was read (the search corpus), the
  * row's note names it; a number neither read there nor derived is marked uncertain in the row's note.
  */
-import type { GpuSource } from './types.ts';
+import type { GpuSource, SourceKey } from './types.ts';
 
 const nv = (title: string, url: string, covers: string, primary: GpuSource['primary'] = 'datasheet'): GpuSource => ({
   title,
@@ -144,3 +144,31 @@ export const KLOCKWOOD_B200 = nv(
   'HGX B200 at 1,000 W: FP64 40, FP32 80, TF32 1,100, BF16 2,250, FP8 4,500, INT8 4,500 dense; 8 TB/s',
   'secondary',
 );
+
+/** Every source by its key: the rows cite keys, so code that needs only the numbers never loads these strings. */
+export const GPU_SOURCES: Record<SourceKey, GpuSource> = {
+  AMPERE_WHITEPAPER,
+  A100_DATASHEET,
+  KLOCKWOOD_A100,
+  A10_DATASHEET,
+  BASETEN_A10G,
+  AWS_G5,
+  A30_DATASHEET,
+  A40_DATASHEET,
+  RTX_A6000_PAGE,
+  H100_DATASHEET,
+  H100_PCIE_BRIEF,
+  HOPPER_WHITEPAPER,
+  KLOCKWOOD_H100,
+  HPCTECH_H100,
+  H200_PAGE,
+  GH200_DATASHEET,
+  L4_DATASHEET,
+  L40_DATASHEET,
+  L40S_DATASHEET,
+  L40_L40S_TABLE,
+  RTX_6000_ADA_DATASHEET,
+  ADA_WHITEPAPER,
+  BLACKWELL_DATASHEET,
+  KLOCKWOOD_B200,
+};

@@ -38,6 +38,33 @@ export type GpuId =
  */
 export type SourcePrimacy = 'datasheet' | 'whitepaper' | 'vendor page' | 'secondary';
 
+/** The key of a source in GPU_SOURCES (src/lib/gpu-table/sources.ts). */
+export type SourceKey =
+  | 'AMPERE_WHITEPAPER'
+  | 'A100_DATASHEET'
+  | 'KLOCKWOOD_A100'
+  | 'A10_DATASHEET'
+  | 'BASETEN_A10G'
+  | 'AWS_G5'
+  | 'A30_DATASHEET'
+  | 'A40_DATASHEET'
+  | 'RTX_A6000_PAGE'
+  | 'H100_DATASHEET'
+  | 'H100_PCIE_BRIEF'
+  | 'HOPPER_WHITEPAPER'
+  | 'KLOCKWOOD_H100'
+  | 'HPCTECH_H100'
+  | 'H200_PAGE'
+  | 'GH200_DATASHEET'
+  | 'L4_DATASHEET'
+  | 'L40_DATASHEET'
+  | 'L40S_DATASHEET'
+  | 'L40_L40S_TABLE'
+  | 'RTX_6000_ADA_DATASHEET'
+  | 'ADA_WHITEPAPER'
+  | 'BLACKWELL_DATASHEET'
+  | 'KLOCKWOOD_B200';
+
 /** One source of a row, and which of its numbers it gives. */
 export interface GpuSource {
   title: string;
@@ -75,8 +102,8 @@ export interface GpuSpec {
   maxSmClockMHz: number | null;
   /** Dense peak per dtype: TFLOP/s (TOPS for int8); null when the part has no such unit or no source gave it. */
   peakTflops: Record<Dtype, number | null>;
-  /** Where the numbers come from, most primary first. */
-  sources: readonly GpuSource[];
+  /** Where the numbers come from, most primary first: keys of GPU_SOURCES (src/lib/gpu-table/sources.ts). */
+  sources: readonly SourceKey[];
   /** What is uncertain or derived in this row, in a sentence or two. */
   note: string;
 }
