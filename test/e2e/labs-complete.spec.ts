@@ -190,30 +190,18 @@ async function streamCap(browser: Browser): Promise<void> {
   }
 }
 
-test('all 7 labs completed at phone size against lab servers in server simulation (each step applied through the API); a 503 is retried', async ({
-  browser,
-}) => {
-  // The server labs wait on real-time windows (10 s checks on the servers' clocks): they run side by side in their
-  // own contexts, with the 503 check.
-  test.setTimeout(300_000);
-  expect(LABS.length).toBe(7);
-  const t0 = Date.now();
-  const parts: [string, () => Promise<void>][] = [
-    ...LABS.map((lab, i): [string, () => Promise<void>] => [`server: ${lab.id}`, () => serverLab(browser, lab, i)]),
-    ['503 then connected', () => streamCap(browser)],
-  ];
-  const timed = async ([name, run]: [string, () => Promise<void>]) => {
-    await run();
-    return `${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`;
-  };
-  const results = await Promise.allSettled(parts.map(timed));
-  test
-    .info()
-    .annotations.push(
-      ...results.map((r) => ({ type: 'part', description: r.status === 'fulfilled' ? r.value : String(r.reason) })),
-    );
-  const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [`${parts[i]![0]}: ${String(r.reason)}`] : []));
-  expect(failed, failed.join('\n\n')).toEqual([]);
+// Each lab against its own lab server in server simulation (each step applied through the API), a test each: they
+// wait on real-time windows (10 s checks on the server's clock), and eight servers and browsers at once on a 2-core
+// machine made one test of them all run out of its limit.
+test('there are 7 labs', () => expect(LABS.length).toBe(7));
+for (const [i, lab] of LABS.entries())
+  test(`lab ${lab.id} completed at phone size against its own lab server`, async ({ browser }) => {
+    test.setTimeout(180_000);
+    await serverLab(browser, lab, i);
+  });
+
+test('a lab refused by the stream cap (503) says so, and connects after Retry-After', async ({ browser }) => {
+  await streamCap(browser);
 });
 
 test('all 7 labs completed at phone size in the page’s own simulator', async ({ browser }) => {
