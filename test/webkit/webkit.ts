@@ -115,17 +115,44 @@ export async function hydrateQuiz(driver: WebDriver): Promise<void> {
   );
 }
 
-/** Waits until the service worker controls the page and its precache is complete (worker active). */
-export async function waitForWorker(driver: WebDriver): Promise<void> {
-  await waitInPage(
-    driver,
-    'the service worker to control the page',
-    `return !!navigator.serviceWorker.controller`,
-    30_000,
-  );
-  const active = await driver.executeAsyncScript<boolean>(`const done = arguments[arguments.length - 1];
-    navigator.serviceWorker.ready.then((r) => done(!!r.active), () => done(false));`);
-  if (!active) throw new Error('the service worker registration has no active worker');
+/** The worker's state as the page sees it: whether it controls the page, its registration, and the precache so far. */
+const WORKER_STATE = `const done = arguments[arguments.length - 1];
+  (async () => {
+    const r = await navigator.serviceWorker.getRegistration();
+    let cached = 0;
+    for (const k of await caches.keys()) cached += (await (await caches.open(k)).keys()).length;
+    return JSON.stringify({
+      controlled: !!navigator.serviceWorker.controller,
+      installing: r?.installing?.state ?? null,
+      waiting: r?.waiting?.state ?? null,
+      active: r?.active?.state ?? null,
+      cached,
+    });
+  })().then(done, (e) => done(JSON.stringify({ error: String(e) })));`;
+
+/**
+ * Waits until the service worker controls the page with an activated worker (its precache complete), as a learner
+ * waits for "ready to work offline". The limit counts from the last sign of progress (a state change or one more
+ * precached file), so a slow machine that is still downloading is not failed, while a stuck install is, with the
+ * state it was stuck in.
+ */
+export async function waitForWorker(driver: WebDriver, stallMs = 30_000): Promise<void> {
+  let last = '';
+  let progressAt = Date.now();
+  for (;;) {
+    let state: string;
+    try {
+      state = await driver.executeAsyncScript<string>(WORKER_STATE);
+    } catch (err) {
+      state = JSON.stringify({ error: String(err) }); // mid-navigation
+    }
+    const s = JSON.parse(state) as { controlled?: boolean; active?: string | null };
+    if (s.controlled && s.active === 'activated') return;
+    if (state !== last) [last, progressAt] = [state, Date.now()];
+    if (Date.now() - progressAt > stallMs)
+      throw new Error(`the service worker made no progress for ${stallMs / 1000} s; last state: ${last}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /**
