@@ -252,6 +252,12 @@ if (want('server')) {
     const { benchServer } = await import('../bench/server.ts');
     const { markdown } = await benchServer(10);
     section('Lab server', 'node bench/server.ts 10', markdown);
+    const { benchStaticCompress } = await import('../bench/static-compress.ts');
+    section(
+      'Lab server: compressing the site on a first visit',
+      'node bench/static-compress.ts',
+      benchStaticCompress().markdown,
+    );
   });
 }
 

@@ -6,7 +6,7 @@
  * test/e2e/figures.spec.ts.
  */
 import { test, expect } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe.ts';
 import { liveFigure } from './helpers.ts';
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'block' });
@@ -91,10 +91,7 @@ for (const { name, card } of DIAGRAM_CARDS) {
     ] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       expect(await svg.evaluate((el) => getComputedStyle(el.querySelector('text.dg-bold')!).fill)).toBe(fg);
-      const { violations } = await new AxeBuilder({ page })
-        .include(`figure[data-diagram="${name}"]`)
-        .withTags(AXE_TAGS)
-        .analyze();
+      const { violations } = await axe(page).include(`figure[data-diagram="${name}"]`).withTags(AXE_TAGS).analyze();
       const bad = violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
       expect(bad, `${scheme}: ${bad.join('\n')}`).toEqual([]);
     }

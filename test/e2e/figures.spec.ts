@@ -10,7 +10,7 @@
  * what the figure itself brings.
  */
 import { test, expect } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe.ts';
 import { liveFigure } from './helpers.ts';
 import { inlineScriptsGzip, KB, watchScripts } from './script-bytes.ts';
 
@@ -35,13 +35,16 @@ test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true
 
 for (const { name, card } of FIGURE_CARDS) {
   test.describe(`${name} in ${card}`, () => {
-    test('hydrates in view without shifting, and moves by keyboard', async ({ page }) => {
+    // One load at phone size: it hydrates in view, moves by keyboard, then by touch, then is audited in both schemes.
+    test('hydrates in view without shifting, moves by keyboard and by touch (44 px targets), and passes axe in light and dark', async ({
+      page,
+    }) => {
+      await page.emulateMedia({ colorScheme: 'light' });
       await page.goto(card);
       const fig = page.locator(`figure[data-figure="${name}"]`);
       await expect(fig).not.toHaveAttribute('data-live', ''); // below the fold: nothing loaded yet
       const staticBox = await fig.boundingBox();
-      const fig2 = await liveFigure(page, `figure[data-figure="${name}"]`);
-      const liveBox = await fig2.boundingBox();
+      const liveBox = await (await liveFigure(page, `figure[data-figure="${name}"]`)).boundingBox();
       expect(liveBox!.height).toBe(staticBox!.height);
 
       const readout = fig.locator('.fig-readout');
@@ -63,23 +66,19 @@ for (const { name, card } of FIGURE_CARDS) {
         const id = await c.getAttribute('id');
         await expect(fig.locator(`label[for="${id}"]`)).toHaveCount(1);
       }
-    });
 
-    test('moves by touch, with 44 px targets', async ({ page }) => {
-      await page.goto(card);
-      const fig = await liveFigure(page, `figure[data-figure="${name}"]`);
+      // Touch: 44 px targets, and a tap moves the first slider.
+      const ranges = fig.locator('input[type="range"]');
       for (const c of await fig.locator('input, select').all()) {
         const box = (await c.boundingBox())!;
         expect(box.height, `${await c.getAttribute('id')} is ${box.height}px tall`).toBeGreaterThanOrEqual(44);
       }
-      const readout = fig.locator('.fig-readout');
-      const ranges = fig.locator('input[type="range"]');
-      const before = await readout.textContent();
+      const beforeTap = await readout.textContent();
       // Tap near each end of the first slider's track: one of the two moves it away from where it started.
       const box = (await ranges.first().boundingBox())!;
       await page.touchscreen.tap(box.x + box.width * 0.95, box.y + box.height / 2);
-      if ((await readout.textContent()) === before) await page.touchscreen.tap(box.x + 4, box.y + box.height / 2);
-      await expect(readout).not.toHaveText(before!);
+      if ((await readout.textContent()) === beforeTap) await page.touchscreen.tap(box.x + 4, box.y + box.height / 2);
+      await expect(readout).not.toHaveText(beforeTap!);
       const selects = fig.locator('select');
       if ((await selects.count()) > 0) {
         const after = await readout.textContent();
@@ -90,6 +89,17 @@ for (const { name, card } of FIGURE_CARDS) {
         const current = await selects.first().inputValue();
         await selects.first().selectOption(options.find((v) => v !== current)!);
         await expect(readout).not.toHaveText(after!);
+      }
+
+      // axe on the live figure as the learner left it, then with the system switched to dark.
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        const { violations } = await axe(page)
+          .include(`figure[data-figure="${name}"]`)
+          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+          .analyze();
+        const bad = violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        expect(bad, `${scheme}:\n${bad.join('\n')}`).toEqual([]);
       }
     });
 
@@ -115,22 +125,6 @@ for (const { name, card } of FIGURE_CARDS) {
         vw: document.documentElement.clientWidth,
       }));
       expect(r.right).toBeLessThanOrEqual(r.vw);
-    });
-
-    test('axe, light and dark: no violations in the live figure', async ({ page }) => {
-      await page.emulateMedia({ colorScheme: 'light' });
-      await page.goto(card);
-      await liveFigure(page, `figure[data-figure="${name}"]`);
-      // One load, both schemes: the live figure as it is, then with the system switched to dark.
-      for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        const { violations } = await new AxeBuilder({ page })
-          .include(`figure[data-figure="${name}"]`)
-          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-          .analyze();
-        const bad = violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-        expect(bad, `${scheme}:\n${bad.join('\n')}`).toEqual([]);
-      }
     });
   });
 }

@@ -3,7 +3,7 @@
  * a real Prometheus holding a simulated cluster, the page opened from the URL the server printed, at phone size.
  */
 import { test, expect } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,8 +93,8 @@ test('the fleet page reads the cluster through the lab server and names where GP
   await expect(why.locator('p').first()).toBeVisible();
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    const audit = await axe(page).withTags(['wcag2a', 'wcag2aa']).analyze();
+    expect(audit.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
   }
   await page.locator('#fleet-summary-h').scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('fleet-phone-dark.png') }); // kept with the e2e artifacts

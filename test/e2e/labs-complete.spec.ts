@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect, type Browser, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe.ts';
 import { LabSchema } from '../../src/schemas/lab.ts';
 import { splitFrontmatter } from '../../src/data/load-deck-files.ts';
 
@@ -121,7 +121,7 @@ async function serverLab(browser: Browser, lab: (typeof LABS)[number], index: nu
       await expect(page.getByTestId(`step-state-${first!.id}`)).toHaveText('Passed');
       await expect(page.getByRole('button', { name: 'Start over from step 1' })).toBeVisible();
       // Connected, resumed at step 2, "Start over" shown: no serious axe finding in the lab at phone size.
-      const { violations } = await new AxeBuilder({ page })
+      const { violations } = await axe(page)
         .include('.lab-console')
         .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
         .analyze();

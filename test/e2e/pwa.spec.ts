@@ -1,12 +1,12 @@
 import { test, expect, chromium, type BrowserContext, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { CHROMIUM_ARGS, chromiumPath } from './browser.ts';
 import { startSite } from './site-server.ts';
 import { answerSeries, openCardQuiz, savedQuizzes, type BankQuestion } from './progress-helpers.ts';
-import { builtCardPaths, chunks } from './deck.ts';
-import { deployNewWorker, installOffline, INSTALL_MS, waitForUpdateInstalled } from './sw.ts';
+import { builtCardPaths } from './deck.ts';
+import { deployNewWorker, installOffline, INSTALL_MS, precacheUrls, waitForUpdateInstalled } from './sw.ts';
 
 test.describe('offline, after one online visit', () => {
   // One install for the describe block (a browser context offline after one visit), as a learner has one phone.
@@ -23,15 +23,17 @@ test.describe('offline, after one online visit', () => {
     await context?.close();
   });
 
-  // Four cards a test, each with and without its trailing slash (eight navigations): the deck as short tests.
-  for (const [i, group] of chunks(builtCardPaths('dist'), 4).entries())
-    test(`cards open offline with and without the trailing slash (group ${i + 1}: ${group[0]} …)`, async () => {
-      for (const url of group)
-        for (const variant of [url, url.replace(/\/$/, '')]) {
-          await page.goto(variant);
-          await expect(page.getByRole('heading', { level: 2, name: 'One canonical example' })).toBeVisible();
-        }
-    });
+  // Five cards spread over the deck (its first, last and three between), each with and without its trailing slash.
+  // The worker answers every page by one rule, and the test below checks every page is in its precache.
+  const deck = builtCardPaths('dist');
+  const spread = [...new Set([0, 0.25, 0.5, 0.75, 1].map((f) => deck[Math.round(f * (deck.length - 1))]!))];
+  test(`cards across the deck open offline with and without the trailing slash (${spread.length} of ${deck.length})`, async () => {
+    for (const url of spread)
+      for (const variant of [url, url.replace(/\/$/, '')]) {
+        await page.goto(variant);
+        await expect(page.getByRole('heading', { level: 2, name: 'One canonical example' })).toBeVisible();
+      }
+  });
 
   test('every hub page and a practice quiz open offline', async () => {
     for (const url of [
@@ -77,6 +79,14 @@ test.describe('offline, after one online visit', () => {
     await expect(page.locator('[data-search-results] li').first()).toBeVisible();
     await expect(page.getByRole('status').filter({ hasText: /results? for/ })).toBeVisible();
   });
+});
+
+test('every page the build made is in the offline precache, as its index.html', () => {
+  const precached = new Set(precacheUrls(readFileSync('dist/sw.js', 'utf8')).map((u) => decodeURIComponent(u)));
+  const pages = (readdirSync('dist', { recursive: true }) as string[]).filter((f) => f.endsWith('.html'));
+  expect(pages.length).toBeGreaterThan(100);
+  expect(pages.filter((p) => !precached.has(p.split(sep).join('/')))).toEqual([]);
+  for (const card of builtCardPaths('dist')) expect(precached).toContain(`${card.slice(1)}index.html`);
 });
 
 test('a new deploy shows "New cards available" once its worker is installed; Reload keeps the quiz in progress', async ({

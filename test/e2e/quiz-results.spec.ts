@@ -4,7 +4,7 @@
  * question's explanation collapsed; a curated quiz shows its best and last score when opened again.
  */
 import { test, expect, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe.ts';
 import { getBank } from './progress-helpers.ts';
 import { answerQuickly } from './quiz-fast.ts';
 import { shootBothSchemes } from './shoot.ts';
@@ -13,7 +13,7 @@ test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true
 
 /** Serious or critical axe violations in `selector`, one line each. */
 async function axeProblems(page: Page, selector: string): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page })
+  const { violations } = await axe(page)
     .include(selector)
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
     .analyze();

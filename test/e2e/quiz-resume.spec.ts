@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect, chromium } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumPath } from './browser.ts';
+import { CHROMIUM_ARGS, testChromiumPath } from './browser.ts';
 import { answerCurrent, answerSeries, getBank, openCardQuiz, savedQuizzes } from './progress-helpers.ts';
 import { answerQuickly } from './quiz-fast.ts';
 import { shootBothSchemes } from './shoot.ts';
@@ -70,7 +70,7 @@ test('a practice quiz resumes after the browser itself was closed and opened aga
 }) => {
   // The app closed for real: the whole browser exits, and a new one starts on the same profile folder.
   const profile = mkdtempSync(join(tmpdir(), 'saturate-profile-'));
-  const executablePath = chromiumPath();
+  const executablePath = testChromiumPath();
   const open = () =>
     chromium.launchPersistentContext(profile, {
       ...(executablePath ? { executablePath } : {}),

@@ -3,7 +3,7 @@
  * bad files answered with what is wrong, the report accessible, and the page and sample offline.
  */
 import { test, expect, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe.ts';
 import { join } from 'node:path';
 
 const fixtures = join(import.meta.dirname, '../fixtures/trace');
@@ -31,9 +31,9 @@ test('the sample trace opens a verdict with evidence and card links; then a file
   await expect(page.getByRole('region', { name: /Rank –: hta-rocm-mi250\.json\.gz/ })).toContainText('ROCM');
   expect(requests).toEqual([]);
 
-  const axe = await new AxeBuilder({ page }).include('main').analyze();
+  const audit = await axe(page).include('main').analyze();
   expect(
-    axe.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    audit.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
   ).toEqual([]);
   const sideways = await page.evaluate(
     () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
