@@ -127,6 +127,8 @@ test.describe('a lab served by the lab server', () => {
     const printed = await run.found;
     const origin = new URL(printed).origin;
     await page.goto(printed); // the URL npm start prints: the home page, once
+    // The page keeps the token, then takes it out of the address bar: the sign it is kept.
+    await expect.poll(() => page.url(), 'the token leaves the address bar').toBe(`${origin}/`);
     await page.goto(`${origin}/labs/data-loader-starvation/`);
     await hydrated(page);
     const line = page.getByTestId('lab-own-server');
