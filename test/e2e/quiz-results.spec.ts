@@ -70,6 +70,7 @@ test('a finished practice quiz leads with its summary, its actions and the revie
 test('a curated quiz shows its best and last score; /progress/ lists each attempt by topic, with the trend', async ({
   page,
 }) => {
+  test.setTimeout(90_000); // 60 answers, two quizzes taken in full, and two views shot in both schemes
   await page.clock.setFixedTime(new Date('2026-03-28T10:00:00Z'));
   const bank = await getBank(page);
   await page.goto('/practice/fleet-operations/');
