@@ -14,7 +14,7 @@ import { savedQuiz } from './quiz-saved.ts';
 import {
   hydrateQuiz as hydrateQuizIn,
   withSiteAndWebKit,
-  waitForWorker as waitForWorkerIn,
+  openWithWorker,
   waitInPage,
   type WebKitSession,
   reloadUntil,
@@ -27,9 +27,6 @@ let wk: WebKitSession;
 
 /** Scrolls the quiz into view (client:visible) and waits until React has hydrated it. */
 const hydrateQuiz = () => hydrateQuizIn(wk.driver);
-
-/** Waits until the service worker controls the page and its precache is complete (worker active). */
-const waitForWorker = () => waitForWorkerIn(wk.driver);
 
 /** Builds with a progress page record every answer in IndexedDB; earlier builds had no store. */
 const storeExpected = () => existsSync(join(site.dir, 'progress/index.html'));
@@ -51,7 +48,7 @@ async function answerInStore(): Promise<string> {
     })().then(done, (e) => done('error: ' + e));`);
 }
 
-describe('WebKit (Safari engine)', { timeout: 120_000 }, () => {
+describe('WebKit (Safari engine)', { timeout: 240_000 }, () => {
   withSiteAndWebKit((s, w) => ([site, wk] = [s, w]));
 
   it('renders the card page', async () => {
@@ -68,8 +65,7 @@ describe('WebKit (Safari engine)', { timeout: 120_000 }, () => {
   });
 
   it('the service worker controls the page after load and after a reload', async () => {
-    await wk.driver.get(`${site.url}${CARD}`);
-    await waitForWorker();
+    await openWithWorker(wk, `${site.url}${CARD}`);
     await reloadUntil(wk.driver, 'the reloaded page', '[data-card-id]');
     assert.equal(
       await wk.driver.executeScript('return !!navigator.serviceWorker.controller'),
@@ -115,8 +111,7 @@ describe('WebKit (Safari engine)', { timeout: 120_000 }, () => {
   });
 
   it('a reload with the server stopped still shows the card', async () => {
-    await wk.driver.get(`${site.url}${CARD}`);
-    await waitForWorker();
+    await openWithWorker(wk, `${site.url}${CARD}`);
     await site.stop();
     // Nothing listens on the port now: the page can only come from the service worker's cache.
     await reloadUntil(wk.driver, 'the card from the cache', 'article[data-card-id="gpu-util"] h1');
