@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtCardPaths } from './deck.ts';
+import { CARD_SECTIONS } from '../../src/schemas/card.ts';
 
 const PAGES = [
   '/',
@@ -40,17 +41,6 @@ test('the topic list links every card the build made', async ({ page }) => {
   expect([...new Set(links)].sort()).toEqual(built.map((d) => `/cards/${d.name}/`).sort());
 });
 
-/** The sections every card has, in the words of its headings (src/pages/cards/[id].astro and the card's Markdown). */
-const CARD_SECTIONS = [
-  'Why it exists',
-  'The mental model',
-  'How it works',
-  'When to use it',
-  'When not to use it',
-  'One canonical example',
-  'Sources',
-];
-
 // Every card the build made has its sections and its quiz: read from the built pages, since a browser adds nothing to
 // "is it in the HTML" (the quiz is server-rendered). Rendering is checked on the cards the other tests open.
 test('every built card page has its sections and one quiz, server-rendered', () => {
@@ -60,7 +50,7 @@ test('every built card page has its sections and one quiz, server-rendered', () 
   for (const href of paths) {
     const html = readFileSync(join('dist', href, 'index.html'), 'utf8');
     const h2s = [...html.matchAll(/<h2[^>]*>(.*?)<\/h2>/gs)].map((m) => m[1]!.replace(/<[^>]+>/g, '').trim());
-    for (const section of CARD_SECTIONS)
+    for (const section of [...CARD_SECTIONS, 'Sources'])
       if (!h2s.includes(section)) missing.push(`${href}: no "${section}" (has: ${h2s.join(' | ')})`);
     const quizzes = html.match(/<section[^>]*class="[^"]*\bquiz\b/g)?.length ?? 0;
     if (quizzes !== 1) missing.push(`${href}: ${quizzes} quiz sections`);
