@@ -74,6 +74,34 @@ export default function LabSteps(props: LabStepsProps) {
 }
 
 /** A fleet GPU's steps: what to look for in its charts, with nothing to pass, fix or run. */
+/** A step's heading with its state badge, its instruction and what its check looks for (watch-only and live). */
+function StepText(p: {
+  step: LabStepsProps['steps'][number];
+  n: number;
+  state: string;
+  label: string;
+  checkLabel: string;
+  hostCores: LabStepsProps['hostCores'];
+}) {
+  return (
+    <>
+      <h3>
+        <span className="lab-step-n">{p.n}.</span> {p.step.title}{' '}
+        <span className="lab-badge" data-state={p.state} data-testid={`step-state-${p.step.id}`}>
+          {p.label}
+        </span>
+      </h3>
+      <div
+        className="lab-instruction"
+        dangerouslySetInnerHTML={{ __html: fillHostCores(p.step.instructionHtml, p.hostCores) }}
+      />
+      <p className="lab-check">
+        <span className="muted">{p.checkLabel}</span> {p.step.checkText}
+      </p>
+    </>
+  );
+}
+
 function WatchSteps({ steps, hostCores }: Pick<LabStepsProps, 'steps' | 'hostCores'>) {
   return (
     <>
@@ -85,19 +113,14 @@ function WatchSteps({ steps, hostCores }: Pick<LabStepsProps, 'steps' | 'hostCor
       <ol className="lab-steps">
         {steps.map((s, i) => (
           <li key={s.id} className="lab-step" data-step={s.id} data-state="watch">
-            <h3>
-              <span className="lab-step-n">{i + 1}.</span> {s.title}{' '}
-              <span className="lab-badge" data-state="watch" data-testid={`step-state-${s.id}`}>
-                Watch
-              </span>
-            </h3>
-            <div
-              className="lab-instruction"
-              dangerouslySetInnerHTML={{ __html: fillHostCores(s.instructionHtml, hostCores) }}
+            <StepText
+              step={s}
+              n={i + 1}
+              state="watch"
+              label="Watch"
+              checkLabel="What it looks for:"
+              hostCores={hostCores}
             />
-            <p className="lab-check">
-              <span className="muted">What it looks for:</span> {s.checkText}
-            </p>
           </li>
         ))}
       </ol>
@@ -132,19 +155,7 @@ function LiveSteps(p: LabStepsProps) {
             data-state={state}
             aria-current={i === index ? 'step' : undefined}
           >
-            <h3>
-              <span className="lab-step-n">{i + 1}.</span> {s.title}{' '}
-              <span className="lab-badge" data-state={state} data-testid={`step-state-${s.id}`}>
-                {label}
-              </span>
-            </h3>
-            <div
-              className="lab-instruction"
-              dangerouslySetInnerHTML={{ __html: fillHostCores(s.instructionHtml, hostCores) }}
-            />
-            <p className="lab-check">
-              <span className="muted">Check:</span> {s.checkText}
-            </p>
+            <StepText step={s} n={i + 1} state={state} label={label} checkLabel="Check:" hostCores={hostCores} />
             {live && result && (
               <div className="lab-result" data-state={shown === 'fail' || shown === 'pass' ? shown : 'neutral'}>
                 <ResultTree r={result} judged={shown === 'fail' || shown === 'pass'} />
