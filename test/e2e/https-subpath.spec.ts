@@ -9,12 +9,19 @@ import { axe } from './axe.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { CHROMIUM_ARGS, testChromiumPath } from './browser.ts';
 import { makeCert, startHttpsSite, type HttpsSite, type TestCert } from '../https/host.ts';
-import { builtCardPaths } from './deck.ts';
+import { builtCardPaths, spreadOver } from './deck.ts';
 import { E2E_PORT } from './ports.ts';
-import { deployNewWorker, installOffline, INSTALL_MS, precacheUrls, waitForUpdateInstalled } from './sw.ts';
+import {
+  deployNewWorker,
+  installOffline,
+  INSTALL_MS,
+  pagesNotPrecached,
+  precacheUrls,
+  waitForUpdateInstalled,
+} from './sw.ts';
 
 const DIR = 'dist-base';
 const BASE = '/saturate/';
@@ -143,7 +150,7 @@ test.describe('offline over HTTPS under the base, after one online visit', () =>
   });
 
   // Five cards spread over the deck, each with and without its slash; every page is in the precache (checked below).
-  const spread = [...new Set([0, 0.25, 0.5, 0.75, 1].map((f) => cards[Math.round(f * (cards.length - 1))]!))];
+  const spread = spreadOver(cards);
   test(`cards across the deck open offline with and without the slash (${spread.length} of ${cards.length})`, async () => {
     for (const href of spread)
       for (const variant of [href, href.replace(/\/$/, '')]) {
@@ -153,10 +160,9 @@ test.describe('offline over HTTPS under the base, after one online visit', () =>
   });
 
   test('every page of the sub-path build is in its precache, as its index.html', () => {
-    const precached = new Set(precacheUrls(readFileSync(join(DIR, 'sw.js'), 'utf8')).map((u) => decodeURIComponent(u)));
-    const pages = (readdirSync(DIR, { recursive: true }) as string[]).filter((f) => f.endsWith('.html'));
-    expect(pages.length).toBeGreaterThan(100);
-    expect(pages.filter((p) => !precached.has(p.split(sep).join('/')))).toEqual([]);
+    const { pages, missing } = pagesNotPrecached(DIR);
+    expect(pages).toBeGreaterThan(100);
+    expect(missing).toEqual([]);
   });
 
   test('a practice quiz, search and the offline page work offline under the base', async () => {

@@ -3,9 +3,9 @@
  * deploy's worker waiting for "Reload". Every wait is for the worker's own state, never a fixed time: a slower
  * machine only makes the test take longer, within the limit of the test that calls it (see INSTALL_MS).
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { Page } from '@playwright/test';
 
 /**
@@ -74,4 +74,11 @@ export function precacheBytes(dist: string): { entries: number; files: number; r
     wire += /\.(html|js|css|json|svg|webmanifest|ico)$/.test(file) ? gzipSync(body, { level: 6 }).length : body.length;
   }
   return { entries: urls.length, files: new Set(urls).size, raw, wire };
+}
+
+/** The built pages (`dist`: the build folder) of the `…/index.html` kind that its worker does not precache. */
+export function pagesNotPrecached(dist: string): { pages: number; missing: string[] } {
+  const precached = new Set(precacheUrls(readFileSync(join(dist, 'sw.js'), 'utf8')).map((u) => decodeURIComponent(u)));
+  const pages = (readdirSync(dist, { recursive: true }) as string[]).filter((f) => f.endsWith('.html'));
+  return { pages: pages.length, missing: pages.filter((p) => !precached.has(p.split(sep).join('/'))) };
 }
