@@ -1,7 +1,7 @@
 /**
  * What the service worker precaches, and in what order: each file once, the app shell and the pages a learner
- * opens first ahead of the rest. The browser fetches a worker's precache in the order it is listed (a few requests
- * at a time), so on a slow phone the home page, the topic list, the first cards and the question bank are stored
+ * opens first ahead of the rest. The worker (src/sw/sw.ts) fetches its precache in the order it is listed, six
+ * requests at a time, so on a slow phone the home page, the topic list, the first cards and the question bank are stored
  * before the tail of the deck and the search index.
  *
  * Pages are listed by their file (`cards/gpu-util/index.html`); the worker answers `/cards/gpu-util/` and
