@@ -6,10 +6,18 @@ import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { runAudit, EXIT } from '../../scripts/audit.ts';
 import { writeClusterOpenMetrics, GPUS_PER_HOST, type SimHost } from './cluster.ts';
-import { freePort, hasPrometheus, startPrometheus, type RunningPrometheus } from './prometheus-harness.ts';
+import {
+  freePort,
+  hasPrometheus,
+  startPrometheus,
+  type RunningPrometheus,
+  PROMETHEUS_TEST_LIMITS,
+} from './prometheus-harness.ts';
+
+vi.setConfig(PROMETHEUS_TEST_LIMITS);
 
 const END_MS = Date.UTC(2026, 10, 30, 12, 0, 0);
 const END = new Date(END_MS).toISOString();

@@ -6,11 +6,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { audit, type AuditReport } from '../../server/fleet/audit.ts';
 import { createPrometheusClient } from '../../server/fleet/prometheus-api.ts';
 import { CLUSTER_CAUSES, scenarioCluster, writeClusterOpenMetrics } from './cluster.ts';
-import { startPrometheus, type RunningPrometheus } from './prometheus-harness.ts';
+import { startPrometheus, type RunningPrometheus, PROMETHEUS_TEST_LIMITS } from './prometheus-harness.ts';
+
+vi.setConfig(PROMETHEUS_TEST_LIMITS);
 
 const END_MS = Date.UTC(2026, 10, 30, 12, 0, 0);
 let prom: RunningPrometheus;

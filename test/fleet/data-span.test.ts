@@ -5,10 +5,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { runAudit } from '../../scripts/audit.ts';
 import { writeClusterOpenMetrics, type SimHost } from './cluster.ts';
-import { hasPrometheus, startPrometheus, type RunningPrometheus } from './prometheus-harness.ts';
+import {
+  hasPrometheus,
+  startPrometheus,
+  type RunningPrometheus,
+  PROMETHEUS_TEST_LIMITS,
+} from './prometheus-harness.ts';
+
+vi.setConfig(PROMETHEUS_TEST_LIMITS);
 
 const END_MS = Date.UTC(2026, 10, 30, 12, 0, 0);
 const END = new Date(END_MS).toISOString();

@@ -7,11 +7,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { parseCli } from '../../server/cli.ts';
 import { launch, type Launched } from '../../server/launch.ts';
 import { CLUSTER_CAUSES } from './cluster.ts';
-import { startPrometheus, type RunningPrometheus } from './prometheus-harness.ts';
+import { startPrometheus, type RunningPrometheus, PROMETHEUS_TEST_LIMITS } from './prometheus-harness.ts';
+
+vi.setConfig(PROMETHEUS_TEST_LIMITS);
 
 const TOKEN = 'fleet-live-token-0123456789';
 const SCRAPE_S = 1;

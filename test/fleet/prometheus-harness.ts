@@ -8,6 +8,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/**
+ * How long a test that audits a real Prometheus may run, and its hooks (start, backfill, stop) may take. Above the
+ * audit's own per-query limit (30 s, server/fleet), so on a slow or loaded machine the audit's own timeout answers
+ * first and the test fails with its message rather than a test-runner budget (a 7-day audit took over 20 s on a
+ * 2-core machine under load).
+ */
+export const PROMETHEUS_TEST_LIMITS = { testTimeout: 180_000, hookTimeout: 120_000 } as const;
+
 export const hasPrometheus = (): boolean =>
   spawnSync('prometheus', ['--version']).status === 0 && spawnSync('promtool', ['--version']).status === 0;
 

@@ -4,10 +4,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { openPrometheusSource } from '../../server/fleet/source.ts';
 import { scenarioCluster, writeClusterOpenMetrics } from './cluster.ts';
-import { startPrometheus, type RunningPrometheus } from './prometheus-harness.ts';
+import { startPrometheus, type RunningPrometheus, PROMETHEUS_TEST_LIMITS } from './prometheus-harness.ts';
+
+vi.setConfig(PROMETHEUS_TEST_LIMITS);
 
 const END_MS = Date.UTC(2026, 10, 30, 12, 0, 0);
 let prom: RunningPrometheus;

@@ -5,10 +5,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { runAudit, EXIT } from '../../scripts/audit.ts';
 import { writeClusterOpenMetrics, GPUS_PER_HOST } from './cluster.ts';
-import { startPrometheus, type RunningPrometheus } from './prometheus-harness.ts';
+import { startPrometheus, type RunningPrometheus, PROMETHEUS_TEST_LIMITS } from './prometheus-harness.ts';
+
+vi.setConfig(PROMETHEUS_TEST_LIMITS);
 
 const DAY = 86_400_000;
 const END_MS = Date.UTC(2026, 10, 30, 0, 0, 0);
