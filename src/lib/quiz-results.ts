@@ -26,7 +26,14 @@ export type MistakesScheduled =
   | { status: 'none' }
   /** Some mistakes are not in the schedule yet (still being recorded): ask again on the next change. */
   | { status: 'pending' }
-  | { status: 'scheduled'; count: number; nextReviewMs: number };
+  | {
+      status: 'scheduled';
+      count: number;
+      nextReviewMs: number;
+      lastReviewMs: number;
+      /** When each mistake is back in review, by question id. */
+      backMs: Map<string, number>;
+    };
 
 /**
  * How many of the quiz's wrong answers the schedule holds, and when the first of them is due again.
@@ -38,14 +45,21 @@ export function mistakesScheduled(
   wrong: readonly { questionId: string; at?: number | undefined }[],
 ): MistakesScheduled {
   if (wrong.length === 0) return { status: 'none' };
-  let next = Infinity;
+  const backMs = new Map<string, number>();
   for (const a of wrong) {
     const s = schedule.get(a.questionId);
     const reviewedMs = s?.card.last_review?.getTime() ?? -Infinity;
     if (!s || (a.at !== undefined && reviewedMs < a.at)) return { status: 'pending' };
-    next = Math.min(next, s.card.due.getTime());
+    backMs.set(a.questionId, s.card.due.getTime());
   }
-  return { status: 'scheduled', count: wrong.length, nextReviewMs: next };
+  const times = [...backMs.values()];
+  return {
+    status: 'scheduled',
+    count: wrong.length,
+    nextReviewMs: Math.min(...times),
+    lastReviewMs: Math.max(...times),
+    backMs,
+  };
 }
 
 /** Local calendar day number of an instant (days since the epoch in the device's zone). */
@@ -66,14 +80,6 @@ export function reviewWhen(dueMs: number, nowMs: number, locale?: string): strin
   if (days === 0) return `today at ${time}`;
   if (days === 1) return `tomorrow at ${time}`;
   return `on ${new Intl.DateTimeFormat(tag, { weekday: 'short', month: 'short', day: 'numeric' }).format(dueMs)}`;
-}
-
-/**
- * "3 mistakes added to your review queue, next review today at 18:05."
- * @example mistakesSentence(1, 'tomorrow at 09:00') // '1 mistake added to your review queue, next review tomorrow at 09:00.'
- */
-export function mistakesSentence(count: number, when: string): string {
-  return `${count} ${count === 1 ? 'mistake' : 'mistakes'} added to your review queue, next review ${when}.`;
 }
 
 /**

@@ -37,7 +37,11 @@ describe('mistakesScheduled', () => {
       { questionId: 'a', at: T0 + 1_000 },
       { questionId: 'b', at: T0 + 2_000 },
     ];
-    expect(mistakesScheduled(schedule, wrong)).toEqual({ status: 'scheduled', count: 2, nextReviewMs: T0 + 60_000 });
+    expect(mistakesScheduled(schedule, wrong)).toMatchObject({
+      status: 'scheduled',
+      count: 2,
+      nextReviewMs: T0 + 60_000,
+    });
   });
 
   test('waits while a mistake is not in the schedule yet, or only an earlier answer to it is', () => {
