@@ -61,3 +61,19 @@ test('the offline notice can be closed, comes back when the connection drops aga
   await expect(notice).toBeVisible();
   await context.setOffline(false);
 });
+
+test('a returning learner’s week is drawn from the cached streak, without waiting for the store', async ({ page }) => {
+  const bank = await getBank(page);
+  const quiz = await openCardQuiz(page, 'gpu-util');
+  await answerSeries(quiz, bank, [true, true, true, true, true]); // 5 answers: today counts
+  await page.goto('/');
+  await expect(page.locator('[data-week] li[aria-current="date"]')).toHaveAttribute('data-status', 'active');
+  // The store's chunk never arrives (a slow phone, a flaky connection): the week is there all the same.
+  await page.route(/\/_astro\/listen\.[^/]*\.js$/, (route) => route.abort());
+  await page.reload();
+  const week = page.locator('[data-week]');
+  await expect(week).not.toHaveAttribute('data-pending');
+  await expect(week.locator('li')).toHaveCount(7);
+  await expect(week.locator('li[aria-current="date"]')).toHaveAttribute('data-status', 'active');
+  await expect(week.locator('[data-week-summary]')).toHaveText(/^1 day in a row, today included\./);
+});
