@@ -13,13 +13,14 @@ import {
   formatDuration,
   mistakesScheduled,
   mistakesSentence,
-  plainText,
   reviewWhen,
   topicBreakdown,
 } from '../lib/quiz-results.ts';
 import { progressStore } from '../client/progress-boot.ts';
 import { TOPICS } from '../schemas/topics.ts';
 import { Feedback } from './Feedback.tsx';
+import { Prompt } from './Prompt.tsx';
+import { promptParts } from '../lib/prompt-text.ts';
 import { withBase } from '../lib/base-path.ts';
 
 interface Props {
@@ -79,15 +80,20 @@ function Actions({ onRetake, links, review }: Pick<Props, 'onRetake' | 'links'> 
   );
 }
 
+/**
+ * One question, collapsed: its first line in the list (inline code kept), and when opened the rest of its
+ * prompt as the quiz showed it (a scenario's table preformatted, once), then the feedback.
+ */
 function Explained({ question, answer }: { question: QuizQuestion; answer: Answer }) {
+  const { leadHtml, restHtml } = promptParts(question.promptHtml, question.scenario);
   return (
     <li>
       <details>
         <summary>
           <span className="sr-only">{answer.correct ? 'Right: ' : 'Wrong: '}</span>
-          {plainText(question.promptHtml)}
+          <span dangerouslySetInnerHTML={{ __html: leadHtml }} />
         </summary>
-        <div dangerouslySetInnerHTML={{ __html: question.promptHtml }} />
+        {restHtml && <Prompt html={restHtml} />}
         <Feedback question={question} answer={answer} />
         <p className="muted">
           From <a href={withBase(`/cards/${question.cardId}/`)}>{question.cardTitle}</a> · source:{' '}

@@ -75,17 +75,3 @@ export function reviewWhen(dueMs: number, nowMs: number, locale?: string): strin
 export function mistakesSentence(count: number, when: string): string {
   return `${count} ${count === 1 ? 'mistake' : 'mistakes'} added to your review queue, next review ${when}.`;
 }
-
-/**
- * The text of a prompt's HTML, for a one-line summary (tags dropped, common entities decoded).
- * @example plainText('<p>What does <code>GPU-Util</code> &amp; SM mean?</p>') // 'What does GPU-Util & SM mean?'
- */
-export function plainText(html: string): string {
-  const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, e: string) => entities[e]!)
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/ ([?.!,:;])/g, '$1');
-}
