@@ -19,7 +19,7 @@ import LabConnect from './LabConnect.tsx';
 import LabSteps from './LabSteps.tsx';
 import LabChart from './LabChart.tsx';
 import LabDiagnosis from './LabDiagnosis.tsx';
-import Quiz from './Quiz.tsx';
+import { LabDebrief } from './LabDebrief.tsx';
 
 /** Props: the lab (Markdown pre-rendered) and its debrief in the quiz's shape. */
 export interface LabConsoleProps {
@@ -112,24 +112,7 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
           Download this session (NDJSON)
         </button>
       </div>
-      <section aria-labelledby="lab-debrief-h" id="debrief">
-        <h2 id="lab-debrief-h">Debrief</h2>
-        {s.unlocked ? (
-          <Quiz
-            title="Debrief"
-            quizId={`lab:${lab.id}`}
-            context="lab"
-            questions={debrief}
-            seed={lab.id}
-            links={[{ href: '/labs/', label: 'All labs' }]}
-            resume={{ title: `Lab debrief: ${lab.title}`, href: `/labs/${lab.id}/#debrief` }}
-          />
-        ) : (
-          <p className="muted">
-            Pass every step to unlock {debrief.length} questions. Your answers join your review queue.
-          </p>
-        )}
-      </section>
+      <LabDebrief lab={lab} debrief={debrief} unlocked={s.unlocked} />
     </div>
   );
 }

@@ -10,11 +10,13 @@ import { useEffect, useRef, useState } from 'react';
 import type { QuizQuestion } from '../lib/quiz.ts';
 import type { Answer } from '../lib/quiz-session.ts';
 import type { AnswerDetail } from '../lib/events.ts';
-import { formatDuration, mistakesScheduled, plainText, reviewWhen, topicBreakdown } from '../lib/quiz-results.ts';
+import { formatDuration, mistakesScheduled, reviewWhen, topicBreakdown } from '../lib/quiz-results.ts';
 import { mistakesSentence } from '../lib/review-counts.ts';
 import { progressStore } from '../client/progress-boot.ts';
 import { TOPICS } from '../schemas/topics.ts';
 import { Feedback } from './Feedback.tsx';
+import { Prompt } from './Prompt.tsx';
+import { promptParts } from '../lib/prompt-text.ts';
 import { withBase } from '../lib/base-path.ts';
 
 interface Props {
@@ -79,15 +81,20 @@ function Actions({ onRetake, links, review }: Pick<Props, 'onRetake' | 'links'> 
   );
 }
 
+/**
+ * One question, collapsed: its first line in the list (inline code kept), and when opened the rest of its
+ * prompt as the quiz showed it (a scenario's table preformatted, once), then the feedback.
+ */
 function Explained({ question, answer, back }: { question: QuizQuestion; answer: Answer; back?: string | undefined }) {
+  const { leadHtml, restHtml } = promptParts(question.promptHtml, question.scenario);
   return (
     <li>
       <details>
         <summary>
           <span className="sr-only">{answer.correct ? 'Right: ' : 'Wrong: '}</span>
-          {plainText(question.promptHtml)}
+          <span dangerouslySetInnerHTML={{ __html: leadHtml }} />
         </summary>
-        <div dangerouslySetInnerHTML={{ __html: question.promptHtml }} />
+        {restHtml && <Prompt html={restHtml} />}
         <Feedback question={question} answer={answer} />
         {back && <p data-testid="back-in-review">Back in review {back} (learning).</p>}
         <p className="muted">

@@ -82,16 +82,3 @@ export function reviewWhen(dueMs: number, nowMs: number, locale?: string): strin
   return `on ${new Intl.DateTimeFormat(tag, { weekday: 'short', month: 'short', day: 'numeric' }).format(dueMs)}`;
 }
 
-/**
- * The text of a prompt's HTML, for a one-line summary (tags dropped, common entities decoded).
- * @example plainText('<p>What does <code>GPU-Util</code> &amp; SM mean?</p>') // 'What does GPU-Util & SM mean?'
- */
-export function plainText(html: string): string {
-  const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, e: string) => entities[e]!)
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/ ([?.!,:;])/g, '$1');
-}

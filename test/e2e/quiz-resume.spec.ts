@@ -63,6 +63,16 @@ test('a card quiz in progress is offered on home until it is finished', async ({
   await expect(page.locator('[data-week-summary]')).not.toBeEmpty();
   await expect(page.locator('#continue a[data-step="resume"]')).toHaveCount(0);
   expect(await savedQuizzes(page)).toEqual([]);
+
+  // Back on the card, the finished quiz shows its last score, not "Question 1"; "Practise again" starts it over.
+  await page.goto('/cards/gpu-util/');
+  const card = page.locator('section.quiz');
+  await card.scrollIntoViewIfNeeded();
+  await expect(card.getByTestId('quiz-last')).toHaveText(`Last time: ${total - 1} of ${total}`);
+  await expect(card.locator('.quiz-progress')).toHaveText(`${total} questions`);
+  await card.getByRole('button', { name: 'Practise again' }).click();
+  await expect(card.locator('.quiz-progress')).toHaveText(`Question 1 of ${total}`);
+  await expect(card.locator('.prompt').first()).toBeFocused();
 });
 
 test('a practice quiz resumes after the browser itself was closed and opened again on the same profile', async ({
