@@ -1,7 +1,7 @@
 /**
  * Real-GPU lab check (`node scripts/gpu-labs.ts [OUT_DIR] [seconds]`): runs lab workloads on GPU 0
  * one after another, samples every GPU through the lab's NVML binding every 500 ms, and asks the
- * lab's diagnosis (src/lib/diagnose.ts) what it sees, next to what the lab expects. Each run's
+ * lab's diagnosis (src/lib/diagnose/index.ts) what it sees, next to what the lab expects. Each run's
  * samples are written as NDJSON to OUT_DIR (default ./gpu-traces), ready for `--source replay:FILE`
  * and as fixtures for the diagnosis tests.
  *
@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StreamMessage } from '../src/protocol/metrics.ts';
-import { diagnose, type BottleneckKind } from '../src/lib/diagnose.ts';
+import { diagnose, type BottleneckKind } from '../src/lib/diagnose/index.ts';
 import { createSampler, type Sampler } from '../server/sampler.ts';
 import { openGpuOrSayWhy } from './gpu-source.ts';
 

@@ -7,7 +7,7 @@
  * averages, so a state shorter than a segment is blended into its neighbours (1 h → 2 min 9 s segments,
  * 24 h → ~51 min, 7 d → 6 h). The live verdict reads every scrape of the last `liveS` seconds.
  */
-import { diagnose, type BottleneckKind, type Diagnosis } from '../../src/lib/diagnose.ts';
+import { diagnose, type BottleneckKind, type Diagnosis } from '../../src/lib/diagnose/index.ts';
 import type { StreamMessage } from '../../src/protocol/metrics.ts';
 import { DCGM_SERIES } from '../../src/protocol/dcgm.ts';
 import { WASTE_STATES } from '../../src/lib/fleet-view.ts';

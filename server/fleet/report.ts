@@ -3,7 +3,7 @@
  * that comes from Prometheus (host, model, owner labels, its address) goes into the Markdown through
  * `markdownCell`: shown as text, whatever it holds.
  */
-import type { BottleneckKind } from '../../src/lib/diagnose.ts';
+import type { BottleneckKind } from '../../src/lib/diagnose/index.ts';
 import { STATE_NAMES } from '../../src/lib/fleet-view.ts';
 import { describeGpuModel, gpuSpecByName } from '../../src/lib/gpu-specs.ts';
 import { WASTE_KINDS, type AuditReport, type GpuAudit } from './audit.ts';

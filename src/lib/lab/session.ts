@@ -10,7 +10,7 @@
  */
 import type { DeviceInfo, StreamMessage } from '../../protocol/metrics.ts';
 import type { CheckResult } from '../checks.ts';
-import { diagnose, type Diagnosis } from '../diagnose.ts';
+import { diagnose, type Diagnosis } from '../diagnose/index.ts';
 import { toPoint, type MetricContext, type MetricPoint } from './metrics.ts';
 import { checkSpanS } from '../checks.ts';
 import { resumeRun, savedRunOf, type SavedRun } from './progress.ts';

@@ -2,8 +2,8 @@
  * Window statistics of one GPU (plus the host and throughput beside it), the inputs of
  * `diagnose()`. Pure. Means skip null readings; a metric with no reading at all is null.
  */
-import { CLOCK_EVENT_REASONS, type StreamMessage } from '../protocol/metrics.ts';
-import { toPoint, type MetricId, type MetricPoint } from './lab/metrics.ts';
+import { CLOCK_EVENT_REASONS, type StreamMessage } from '../../protocol/metrics.ts';
+import { toPoint, type MetricId, type MetricPoint } from '../lab/metrics.ts';
 
 /** Mean, spread and extremes of a metric. */
 export interface Spread {

@@ -12,16 +12,16 @@
  *
  * @example diagnose(lastThirtySecondsOfMessages).kind // 'data-starvation'
  */
-import type { StreamMessage } from '../protocol/metrics.ts';
-import { gpuStats, type GpuStats } from './diagnose-stats.ts';
-import { diagnoseGpu } from './diagnose-gpu.ts';
-import { progressing, r0 } from './diagnose-format.ts';
-import { THROTTLE_SHARE } from './diagnose-throttle.ts';
-import type { BottleneckKind, Diagnosis, Verdict } from './diagnose-types.ts';
+import type { StreamMessage } from '../../protocol/metrics.ts';
+import { gpuStats, type GpuStats } from './stats.ts';
+import { diagnoseGpu } from './gpu.ts';
+import { progressing, r0 } from './format.ts';
+import { THROTTLE_SHARE } from './throttle.ts';
+import type { BottleneckKind, Diagnosis, Verdict } from './types.ts';
 
-export type { BottleneckKind, Diagnosis } from './diagnose-types.ts';
-export { BOTTLENECK_KINDS } from './diagnose-types.ts';
-export { diagnoseGpu } from './diagnose-gpu.ts';
+export type { BottleneckKind, Diagnosis } from './types.ts';
+export { BOTTLENECK_KINDS } from './types.ts';
+export { diagnoseGpu } from './gpu.ts';
 
 /** Default window, seconds. */
 export const DIAGNOSIS_WINDOW_S = 30;

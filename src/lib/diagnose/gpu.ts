@@ -4,11 +4,11 @@
  * busy), and what the finer readings say about why. A reading the source did not give is null and
  * is never read as 0: a rule that needs it says "can't tell" and names it in `decide`. Pure.
  */
-import type { GpuStats } from './diagnose-stats.ts';
-import type { Verdict } from './diagnose-types.ts';
-import { throttledVerdict } from './diagnose-throttle.ts';
-import { busyVerdict } from './diagnose-busy.ts';
-import { powerText as power, progressing, r0, rateText as rate } from './diagnose-format.ts';
+import type { GpuStats } from './stats.ts';
+import type { Verdict } from './types.ts';
+import { throttledVerdict } from './throttle.ts';
+import { busyVerdict } from './busy.ts';
+import { powerText as power, progressing, r0, rateText as rate } from './format.ts';
 
 /** Data-wait share above which the input pipeline is the limit; below it, the wait is elsewhere. */
 export const STARVED_WAIT = 0.25;

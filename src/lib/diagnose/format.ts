@@ -1,5 +1,5 @@
 /** Small shared pieces of the diagnosis rules: rounding, power and rate phrases, progress. Pure. */
-import type { GpuStats } from './diagnose-stats.ts';
+import type { GpuStats } from './stats.ts';
 
 /** Rounds for evidence text. */
 export const r0 = (x: number): string => String(Math.round(x));

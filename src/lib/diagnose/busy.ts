@@ -2,9 +2,9 @@
  * Busy in time (GPU-Util ≥ 85%): what SM, tensor and DRAM activity, or their absence, say about the
  * work. Low power alone never decides "small kernels": it takes a sign of progress too. Pure.
  */
-import type { GpuStats } from './diagnose-stats.ts';
-import type { Verdict } from './diagnose-types.ts';
-import { powerText as power, progressing, r0, rateText as rate } from './diagnose-format.ts';
+import type { GpuStats } from './stats.ts';
+import type { Verdict } from './types.ts';
+import { powerText as power, progressing, r0, rateText as rate } from './format.ts';
 
 const quiet = (x: number | null): boolean => x !== null && x < 2;
 
