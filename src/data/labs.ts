@@ -58,6 +58,7 @@ export async function labView(lab: LabEntry): Promise<LabView> {
     charts: d.charts.map((c) => ({ title: c.title, metrics: c.metrics as MetricId[], thresholds: c.thresholds })),
     mfu: d.mfu ? { flopsPerToken: d.mfu.flopsPerToken, peakTflops: d.mfu.peakTflops ?? null } : null,
     cost: d.cost ?? null,
+    setup: d.setup,
     steps: d.steps.map((s) => ({
       id: s.id,
       title: s.title,

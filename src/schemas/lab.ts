@@ -4,6 +4,7 @@ import { QuestionSchema } from './question.ts';
 import { AGGS, OPS, validateCheck, type Check } from '../lib/checks.ts';
 import { isMetricId, METRIC_IDS } from '../lib/lab/metrics.ts';
 import { getScenario, SCENARIO_IDS } from '../lib/sim/index.ts';
+import { LAB_SETUP_IDS } from '../lib/diagnose/setup.ts';
 
 const kebab = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Use kebab-case, e.g. "apply-the-fix".');
 
@@ -141,6 +142,13 @@ export const LabSchema = z
       .optional(),
     /** For cost: the assumed price per GPU-hour used in the page's cost box. */
     cost: z.strictObject({ usdPerGpuHour: z.number().positive() }).optional(),
+    /**
+     * What the workload's own setup rules out, which the lab's diagnosis then never names as the cause, e.g.
+     * `[cuda-graphs]`: the step replays as a CUDA Graph, so Python launches no kernels (src/lib/diagnose/setup.ts).
+     */
+    setup: z
+      .array(z.enum(LAB_SETUP_IDS, { error: `\`setup\` entries must be one of: ${LAB_SETUP_IDS.join(', ')}.` }))
+      .default([]),
     /** Show the roofline figure (H100 SXM) on the page. */
     roofline: z.boolean().default(false),
     /** Steps in order; passing them all completes the lab. */

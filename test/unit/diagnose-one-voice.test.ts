@@ -54,3 +54,40 @@ describe('a reading is compared as it is shown', () => {
     }
   });
 });
+
+describe("a verdict names no cause the lab's setup has removed", () => {
+  const pegged = (msgs: ReturnType<typeof windowOf>) =>
+    msgs.map((m) => ({
+      ...m,
+      host: {
+        cpuPct: 8,
+        perCorePct: [100, 3, 2, 4],
+        load: { avg1: 1, avg5: 1, avg15: 1 },
+        mem: { totalBytes: 64 * GiB, usedBytes: 8 * GiB, availableBytes: 56 * GiB },
+      },
+    }));
+  const smallKernels = pegged(
+    windowOf([{ gpuUtilPct: 97, smActivePct: 22, tensorActivePct: 11, dramActivePct: 14, powerWatts: 220 }], {
+      throughput: { samplesPerSec: 900 },
+    }),
+  );
+  const words = (d: ReturnType<typeof diagnose>) => [d.title, ...d.evidence, d.next, d.decide ?? ''].join('\n');
+
+  test('a pegged core beside small kernels is Python launching them, unless the step replays as a CUDA Graph', () => {
+    const plain = diagnose(smallKernels);
+    expect(plain.kind).toBe('small-kernels');
+    expect(words(plain)).toMatch(/Python launching kernels/);
+    const graphs = diagnose(smallKernels, undefined, ['cuda-graphs']);
+    expect(graphs.kind).toBe('small-kernels');
+    expect(words(graphs)).not.toMatch(/launching kernels|launch overhead|launch gaps/);
+    expect(words(graphs)).toMatch(/waiting for the GPU/);
+  });
+
+  test('with CUDA Graphs, a pegged core is no sign of progress: busy at low power without rates is "can\'t tell"', () => {
+    const noRates = pegged(windowOf([{ gpuUtilPct: 99, powerWatts: 150, powerLimitWatts: 700 }]));
+    expect(diagnose(noRates).kind).toBe('small-kernels');
+    const graphs = diagnose(noRates, undefined, ['cuda-graphs']);
+    expect(graphs.kind).toBe('cant-tell');
+    expect(words(graphs)).not.toMatch(/launch/);
+  });
+});
