@@ -140,8 +140,11 @@ export const LabSchema = z
     mfu: z
       .strictObject({ flopsPerToken: z.number().positive(), peakTflops: z.number().positive().optional() })
       .optional(),
-    /** For cost: the assumed price per GPU-hour used in the page's cost box. */
-    cost: z.strictObject({ usdPerGpuHour: z.number().positive() }).optional(),
+    /**
+     * Show the cost box: the idle share of the last 30 s priced at the GPU's sourced list price
+     * (src/lib/gpu-prices.ts, the fleet page's table); a lab states no price of its own.
+     */
+    cost: z.boolean({ error: '`cost` is true or false: the price comes from src/lib/gpu-prices.ts.' }).default(false),
     /**
      * What the workload's own setup rules out, which the lab's diagnosis then never names as the cause, e.g.
      * `[cuda-graphs]`: the step replays as a CUDA Graph, so Python launches no kernels (src/lib/diagnose/setup.ts).

@@ -10,6 +10,7 @@ import { throttledVerdict } from './throttle.ts';
 import { busyVerdict } from './busy.ts';
 import { powerText as power, progressing, r0, rateText as rate } from './format.ts';
 import type { LabSetup } from './setup.ts';
+import { defaultPriceFor, describePrice, monthlyCostText } from '../gpu-prices.ts';
 
 /** Data-wait share above which the input pipeline is the limit; below it, the wait is elsewhere. */
 export const STARVED_WAIT = 0.25;
@@ -39,6 +40,12 @@ const launchesKernels = (setup: readonly LabSetup[]): boolean => !setup.includes
 
 const decideWait = (setup: readonly LabSetup[]): string =>
   `Data-wait fraction (python/saturate_report.py times the DataLoader): at 25% or more the input pipeline is the limit; near 0 the GPU waits on host syncs${launchesKernels(setup) ? ' or kernel launches' : ''} instead.`;
+
+/** ": at $3.99/GPU-hour, Lambda list price (…), a month of this costs about $2,913" for a priced model, else "". */
+function monthText(s: GpuStats): string {
+  const price = s.name ? defaultPriceFor(s.name) : null;
+  return price ? `: at ${describePrice(price)}, a month of this costs about ${monthlyCostText(price)}` : '';
+}
 
 function idleVerdict(s: GpuStats, setup: readonly LabSetup[]): Verdict {
   const ev = [`GPU-Util ${r0(s.util.mean)}% over ${s.spanS} s${power(s)}`];
@@ -70,7 +77,7 @@ function idleVerdict(s: GpuStats, setup: readonly LabSetup[]): Verdict {
         `${mem}${procs}${s.processNames.length ? ` (${s.processNames.join(', ')})` : ''}`,
         ...(s.dataWait !== null ? [`the loop waited for data ${r0(s.dataWait * 100)}% of the time`] : []),
       ],
-      next: 'Release it: stop the idle notebook kernel or job (or `del` tensors and `torch.cuda.empty_cache()`). A GPU bills by the hour, busy or not: at $3/GPU-hour that is about $2,190 a month.',
+      next: `Release it: stop the idle notebook kernel or job (or \`del\` tensors and \`torch.cuda.empty_cache()\`). A GPU bills by the hour, busy or not${monthText(s)}.`,
     };
   }
   if (memKnown || s.processCount === 0)

@@ -20,6 +20,8 @@ export interface Spread {
 
 /** What the diagnosis reads about one GPU over the window. */
 export interface GpuStats {
+  /** The GPU's model as NVML or dcgm-exporter names it (the newest sample's), or null when none was named. */
+  name: string | null;
   spanS: number;
   util: Spread;
   utilWhy: string | null;
@@ -126,6 +128,7 @@ export function gpuStats(window: readonly StreamMessage[], index: number): GpuSt
   const memUsed = meanOf(points, 'memUsedGiB');
   const procs = points.map((p) => p.values.processCount).filter((v): v is number => v !== null);
   return {
+    name: last?.gpus[index]?.name || null,
     spanS,
     util: shownSpread(spread(utilVals)),
     utilWhy: utilVals.length ? null : (points[points.length - 1]?.why.gpuUtilPct ?? null),

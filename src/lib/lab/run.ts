@@ -117,7 +117,8 @@ export interface LabView {
   workload: string | null;
   charts: { title: string; metrics: MetricId[]; thresholds: { value: number; label: string }[] }[];
   mfu: { flopsPerToken: number; peakTflops: number | null } | null;
-  cost: { usdPerGpuHour: number } | null;
+  /** Show the cost box, priced at the GPU's sourced list price (src/lib/lab/cost.ts). */
+  cost: boolean;
   /** What the workload's setup rules out, passed to the diagnosis (src/lib/diagnose/setup.ts). */
   setup: LabSetup[];
   steps: {

@@ -300,18 +300,6 @@ export function simPlay(lab: Pick<LabView, 'steps'>, s: LabSession): SimPlay {
   };
 }
 
-/**
- * Share of the last 30 s that the GPU held memory with no kernel running, and what a month
- * (730 h) of that costs at `usdPerGpuHour`.
- */
-export function idleCost(points: readonly MetricPoint[], usdPerGpuHour: number): { share: number; monthlyUsd: number } {
-  const last = points[points.length - 1]!;
-  const recent = points.filter((p) => p.tMs > last.tMs - 30_000);
-  const idle = recent.filter((p) => (p.values.gpuUtilPct ?? 100) < 5 && (p.values.memUsedGiB ?? 0) >= 1).length;
-  const share = recent.length ? idle / recent.length : 0;
-  return { share, monthlyUsd: share * 730 * usdPerGpuHour };
-}
-
 /** One session held for a page: `get` and `subscribe` as `useSyncExternalStore` wants them. */
 export interface LabSessionModel {
   /** The session now (the same object until something changes). */
