@@ -18,6 +18,7 @@
  *   its rule (src/lib/streak-rules.ts), which is also the default goal.
  */
 import { ANSWERS_PER_DAY, dayNumber, MS_PER_DAY, type DayTally } from './streak-rules.ts';
+import { hourOfDay } from './locale.ts';
 
 /** The goals a learner can pick. */
 export const DAILY_GOALS = ['streak-rule', 'read-1', 'answer-10', 'answer-20'] as const;
@@ -33,6 +34,16 @@ export const GOAL_LABELS: Record<DailyGoal, string> = {
 
 /** A new learner's day starts at 4:00, as Anki's does: a late-night session still counts for the evening's day. */
 export const DEFAULT_DAY_START_HOUR = 4;
+
+/**
+ * A day-start hour as the settings list it, in the locale's clock ("4:00 AM" or "04:00") and saying which is midnight
+ * and which the default.
+ * @example dayStartLabel(4, 'en-GB') // "04:00 (default, as Anki)"
+ */
+export function dayStartLabel(hour: number, locale?: string | null): string {
+  const notes = `${hour === 0 ? ' (midnight)' : ''}${hour === DEFAULT_DAY_START_HOUR ? ' (default, as Anki)' : ''}`;
+  return `${hourOfDay(hour, locale)}${notes}`;
+}
 /** Streak lengths that earn a quiet note, once each. */
 export const MILESTONES = [7, 30, 100] as const;
 /** At most this many hour changes are kept (the oldest are merged into their successor's start). */
