@@ -7,30 +7,9 @@ import { describe, expect, test } from 'vitest';
 import { figureHtml } from '../../src/lib/figures/html.ts';
 import { FIGURES, resolveFigure } from '../../src/lib/figures/registry.ts';
 import { controlValues } from './figure-settings.ts';
+import { contrast, THEMES } from './theme-css.ts';
 
 const figuresCss = readFileSync('src/styles/figures.css', 'utf8');
-const globalCss = readFileSync('src/styles/global.css', 'utf8');
-
-/** The custom properties of the first rule whose selector is exactly `selector`. */
-function themeVars(css: string, selector: string): Record<string, string> {
-  const at = css.indexOf(`${selector} {`);
-  const body = css.slice(at, css.indexOf('}', at));
-  return Object.fromEntries([...body.matchAll(/(--[\w-]+):\s*([^;]+);/g)].map((m) => [m[1]!, m[2]!.trim()]));
-}
-
-/** WCAG contrast ratio of two #rrggbb colours. */
-function contrast(a: string, b: string): number {
-  const lum = (hex: string) => {
-    const [r, g, bl] = [1, 3, 5].map((i) => {
-      const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
-  };
-  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
-  return (hi! + 0.05) / (lo! + 0.05);
-}
-
 describe('figure sliders', () => {
   test('each slider carries how far along it is (--fill), from its own min, max and value, at every value', () => {
     for (const figure of Object.values(FIGURES)) {
@@ -59,12 +38,7 @@ describe('figure sliders', () => {
   });
 
   test('filled and unfilled parts, and the thumb on the card, stand apart (3:1) in light and dark', () => {
-    const dark = themeVars(globalCss, ":root[data-theme='dark']");
-    const light = themeVars(globalCss, ':root');
-    for (const [name, theme] of [
-      ['light', light],
-      ['dark', dark],
-    ] as const) {
+    for (const [name, theme] of Object.entries(THEMES)) {
       // --fig-a is the accent (figures.css).
       expect(contrast(theme['--accent']!, theme['--line']!), name).toBeGreaterThanOrEqual(3);
       expect(contrast(theme['--accent']!, theme['--card']!), name).toBeGreaterThanOrEqual(3);
