@@ -65,7 +65,7 @@ export function timeTicks(minS: number, maxS: number, widthPx: number, minGapPx 
   const span = maxS - minS;
   if (!(span > 0) || !(widthPx > 0)) return Number.isFinite(minS) ? [Math.ceil(minS)] : [];
   const need = (span * minGapPx) / widthPx; // seconds between ticks at the least
-  const last = TIME_STEPS_S[TIME_STEPS_S.length - 1];
+  const last = TIME_STEPS_S[TIME_STEPS_S.length - 1]!;
   const step = TIME_STEPS_S.find((s) => s >= need) ?? Math.ceil(need / last) * last;
   const ticks: number[] = [];
   for (let t = Math.ceil(minS / step) * step; t <= maxS + 1e-9; t += step) ticks.push(t);

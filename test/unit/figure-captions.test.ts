@@ -15,6 +15,11 @@ import { idleCost } from '../../src/lib/figures/cost-of-idle.ts';
 import { mfu } from '../../src/lib/figures/mfu.ts';
 import { launchBound } from '../../src/lib/figures/launch-overhead.ts';
 import { decodeStep } from '../../src/lib/figures/decode-batching.ts';
+import { powerClocks } from '../../src/lib/figures/power-clocks.ts';
+import { busyShare, pointReads } from '../../src/lib/figures/sampling.ts';
+import { energyPerToken } from '../../src/lib/figures/energy.ts';
+import { stragglerStep } from '../../src/lib/figures/straggler.ts';
+import { sharing, type SharingMode } from '../../src/lib/figures/sharing.ts';
 import { falseContrasts, sweep } from './figure-settings.ts';
 
 const n = (v: Values, id: string) => Number(v[id]);
@@ -97,17 +102,40 @@ const CLAIMS: Record<string, (v: Values, readout: string) => void> = {
     else expect(Number(fit?.replace(/,/g, ''))).toBeGreaterThanOrEqual(n(v, 'batch'));
     expect(readout).not.toMatch(/at most 0 /);
   },
+  sampling(v, readout) {
+    const periodS = n(v, 'periodS');
+    const stallS = Math.min(n(v, 'stallS'), periodS);
+    if (stallS === 0 || stallS === periodS) return void expect(readout).toMatch(/every tool reads (100|0)%/);
+    const reads = pointReads(n(v, 'pollS'), 180, stallS, periodS);
+    const missed = reads.filter((r) => r < 0.5).length;
+    expect(readout).toContain(`in ${fmt(missed)} of ${fmt(reads.length)} reads`);
+    expect(readout).toContain(`reads a steady ${pct(busyShare(0, n(v, 'avgS'), stallS, periodS))}`);
+  },
+  energy(v, readout) {
+    const r = energyPerToken(n(v, 'powerWatts'), n(v, 'tokensPerSec'));
+    expect(readout).toContain(`${fmt(r.joulesPerToken)} J per token: ${fmt(r.kWhPerMillionTokens)} kWh`);
+  },
   straggler(v, readout) {
-    expect(readout).not.toMatch(/\b1 ranks\b/);
+    const r = stragglerStep(n(v, 'computeMs'), n(v, 'slowMs'), n(v, 'transferMs'));
+    expect(readout).toContain(`${fmt(r.stepMs)} ms`);
+    if (r.waitMs > 0)
+      expect(readout).toContain(`${fmt(r.waitMs)} ms of every ${fmt(r.stepMs)} ms step (${pct(r.waitShare)})`);
+    expect(readout).not.toMatch(/\b1 ranks\b|\ball 2\b/);
     if (n(v, 'slowMs') > n(v, 'computeMs')) expect(readout).toContain('for the slow rank');
     else expect(readout).not.toContain('slow rank');
   },
   sharing(v, readout) {
     const tenants = n(v, 'tenants');
+    const r = sharing(v['mode'] as SharingMode, tenants, n(v, 'fillPct') / 100);
+    if (tenants > 0) expect(readout).toContain(`${fmt(r.smActivity * 100)}%`);
     if (tenants === 1) expect(readout).not.toMatch(/take turns|1\/1|\beach\b/);
     expect(readout).not.toMatch(/\b1 busy \S+ instance at [\d.]+% hold\b/);
   },
   'power-clocks'(v, readout) {
+    const r = powerClocks(String(v['gpu']), n(v, 'powerLimitWatts'), n(v, 'temperatureC'), n(v, 'demandPct') / 100);
+    expect(readout).toContain(`At a ${fmt(r.limitWatts)} W limit`);
+    expect(readout).toContain(`${pct(r.peakShare)} of the dense peak`);
+    if (r.reasons.length) expect(readout).toContain(`(${r.reasons.join(', ')})`);
     expect(readout).not.toMatch(/draws (\d[\d,]*) W, under its \1 W limit/);
   },
 };
