@@ -59,8 +59,9 @@ const CLAIMS: Record<string, (v: Values, readout: string) => void> = {
     const gpus = n(v, 'gpus');
     const r = idleCost(gpus, n(v, 'price'), n(v, 'idlePct') / 100);
     expect(readout).toMatch(new RegExp(`^${fmt(gpus)} GPU${gpus === 1 ? ' ' : 's '}`));
-    if (r.idleGpuHours > 0) expect(readout).toContain(`waste ${fmt(r.idleGpuHours)} GPU-hours`);
-    else expect(readout).not.toMatch(/waste \d/);
+    if (r.idleGpuHours > 0) expect(readout).toContain(` ${fmt(r.idleGpuHours)} GPU-hours: `);
+    else expect(readout).toMatch(/wastes? nothing/);
+    expect(readout).toMatch(gpus === 1 ? /\bwastes\b/ : /\bwaste\b/);
   },
   mfu(v, readout) {
     const r = mfu(n(v, 'paramsB'), n(v, 'tokensPerSec'), n(v, 'gpus'), String(v['gpu']), String(v['dtype']) as Dtype);
