@@ -1,10 +1,12 @@
 /**
  * Makes one explorable figure (src/lib/figures/) live: loads the figure's own module, enables its controls and
- * redraws the chart and readout on every input. The static HTML already shows the starting state, so nothing
- * moves. Loaded by src/client/figures.ts only once a figure nears the viewport.
+ * redraws the chart, the slider's filled track and the readout on every input. Screen readers hear the readout once
+ * per change (a slider let go or stepped by a key, a choice picked) from the figure's live region, not on every tick
+ * of a drag. The static HTML already shows the starting state, so nothing moves. Loaded by src/client/figures.ts
+ * only once a figure nears the viewport.
  */
 import type { Control, FigureDef, Values } from '../lib/figures/types.ts';
-import { valueText } from '../lib/figures/html.ts';
+import { sliderFill, valueText } from '../lib/figures/html.ts';
 
 /** Each figure's module, loaded on demand (its names match src/lib/figures/registry.ts; a unit test checks). */
 export const FIGURE_LOADERS: Record<string, () => Promise<{ figure: FigureDef }>> = {
@@ -38,6 +40,10 @@ export async function hydrate(root: HTMLElement): Promise<void> {
   const values = JSON.parse(root.dataset['values'] ?? '{}') as Values;
   const chart = root.querySelector('svg.fig-chart')!;
   const readout = root.querySelector('.fig-readout')!;
+  const live = root.querySelector('.fig-live');
+  const announce = () => {
+    if (live && live.textContent !== readout.textContent) live.textContent = readout.textContent;
+  };
   for (const c of figure.controls) {
     const el = root.querySelector<HTMLInputElement | HTMLSelectElement>(`[data-control="${c.id}"]`);
     if (!el) continue;
@@ -47,6 +53,7 @@ export async function hydrate(root: HTMLElement): Promise<void> {
       const shown = valueText(c, values[c.id]!);
       if (c.kind === 'range') {
         el.setAttribute('aria-valuetext', shown);
+        el.style.setProperty('--fill', sliderFill(c, Number(values[c.id])));
         const out = root.querySelector(`#${el.id}-o`);
         if (out) out.textContent = shown;
       }
@@ -54,6 +61,7 @@ export async function hydrate(root: HTMLElement): Promise<void> {
       chart.innerHTML = view.svg;
       if (readout.textContent !== view.readout) readout.textContent = view.readout;
     });
+    el.addEventListener('change', announce);
   }
   root.dataset['live'] = '';
 }

@@ -2,7 +2,7 @@
  * What a finished quiz says: the score by topic, and where its mistakes went in the review
  * schedule (FSRS, src/lib/review.ts). Pure: the schedule, clock and locale are passed in.
  */
-import { usableLocale } from './locale.ts';
+import { clockTime, usableLocale } from './locale.ts';
 
 // The score by topic is worked out when the quiz ends, so it lives with the quiz's state (no extra chunk).
 export { topicBreakdown, type TopicScore } from './quiz-session.ts';
@@ -69,13 +69,14 @@ function localDay(ms: number): number {
 }
 
 /**
- * When a review is due, as a learner reads it: "now", "today at 18:05", "tomorrow at 09:00",
- * "on Mon, Dec 7" (device zone; an unusable locale falls back to en-US).
+ * When a review is due, as a learner reads it: "now", "today at 18:05", "tomorrow at 9:00 AM",
+ * "on Mon, Dec 7" (device zone, the locale's own clock: src/lib/locale.ts `clockTime`; an unusable locale falls
+ * back to en-US).
  */
 export function reviewWhen(dueMs: number, nowMs: number, locale?: string): string {
   if (dueMs <= nowMs) return 'now';
   const tag = usableLocale(locale);
-  const time = new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit' }).format(dueMs);
+  const time = clockTime(dueMs, tag);
   const days = localDay(dueMs) - localDay(nowMs);
   if (days === 0) return `today at ${time}`;
   if (days === 1) return `tomorrow at ${time}`;

@@ -20,6 +20,7 @@
  *   its rule (src/lib/streak-rules.ts), which is also the default goal.
  */
 import { ANSWERS_PER_DAY, dayNumber, MS_PER_DAY, type DayTally } from './streak-rules.ts';
+import { clockTime, hourOfDay } from './locale.ts';
 
 /** The goals a learner can pick. */
 export const DAILY_GOALS = ['streak-rule', 'read-1', 'answer-10', 'answer-20'] as const;
@@ -35,6 +36,16 @@ export const GOAL_LABELS: Record<DailyGoal, string> = {
 
 /** A new learner's day starts at 4:00, as Anki's does: a late-night session still counts for the evening's day. */
 export const DEFAULT_DAY_START_HOUR = 4;
+
+/**
+ * A day-start hour as the settings list it, in the locale's clock ("4:00 AM" or "04:00") and saying which is midnight
+ * and which the default.
+ * @example dayStartLabel(4, 'en-GB') // "04:00 (default, as Anki)"
+ */
+export function dayStartLabel(hour: number, locale?: string | null): string {
+  const notes = `${hour === 0 ? ' (midnight)' : ''}${hour === DEFAULT_DAY_START_HOUR ? ' (default, as Anki)' : ''}`;
+  return `${hourOfDay(hour, locale)}${notes}`;
+}
 /** Streak lengths that earn a quiet note, once each. */
 export const MILESTONES = [7, 30, 100] as const;
 /** At most this many hour changes are kept (the oldest are merged into their successor's start). */
@@ -264,12 +275,12 @@ export function rhythmDay(r: Rhythm, at: number, offsetMin: number): number {
  * @example dayStartNote(migrateRhythm(Date.parse('2026-05-04T01:00:00'), offset), Date.parse('2026-05-04T01:00:00'), 'en-GB')
  * // 'Today your day started at midnight, as your days so far were counted; from 5:00 today on, a new day starts at 4:00, so practice after midnight counts for the evening before.'
  */
-export function dayStartNote(r: Rhythm, now: number, locale?: string): string {
+export function dayStartNote(r: Rhythm, now: number, locale?: string | null): string {
   const last = r.dayStarts[r.dayStarts.length - 1]!;
-  const hourText = (h: number) => (h === 0 ? 'midnight' : `${h}:00`);
+  const hourText = (h: number) => (h === 0 ? 'midnight' : hourOfDay(h, locale));
   const after = (h: number) => (h === 0 ? '' : ', so practice after midnight counts for the evening before');
   if (last.fromAt <= now) return `A new day starts at ${hourText(last.hour)}${after(last.hour)}.`;
   const before = dayStartHourAt(r, now);
-  const at = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(last.fromAt);
+  const at = clockTime(last.fromAt, locale);
   return `Today your day started at ${hourText(before)}, as your days so far were counted; from ${at} today on, a new day starts at ${hourText(last.hour)}${after(last.hour)}.`;
 }

@@ -218,7 +218,7 @@ describe('what the settings say about the day start is true now', () => {
     const r = migrateRhythm(now, offset);
     const note = dayStartNote(r, now, 'en-GB');
     expect(note).toBe(
-      'Today your day started at midnight, as your days so far were counted; from 5:00 today on, a new day starts at 4:00, so practice after midnight counts for the evening before.',
+      'Today your day started at midnight, as your days so far were counted; from 05:00 today on, a new day starts at 04:00, so practice after midnight counts for the evening before.',
     );
     // And it is what the streak rules do: 01:00 today is today's day, not yesterday's.
     expect(dayStartAt(r)(now)).toBe(0);
@@ -227,7 +227,7 @@ describe('what the settings say about the day start is true now', () => {
     const now = new Date(2026, 4, 4, 1, 0).getTime();
     const r = migrateRhythm(now, -new Date(now).getTimezoneOffset());
     expect(dayStartNote(r, now + 6 * 3_600_000, 'en-GB')).toBe(
-      'A new day starts at 4:00, so practice after midnight counts for the evening before.',
+      'A new day starts at 04:00, so practice after midnight counts for the evening before.',
     );
     expect(dayStartNote(withDayStartHour(r, 0, now + 30 * 3_600_000, 0), now + 60 * 3_600_000)).toBe(
       'A new day starts at midnight.',

@@ -22,7 +22,7 @@ export function stragglerStep(computeMs: number, slowComputeMs: number, transfer
 
 export const figure: FigureDef = {
   name: 'straggler',
-  caption: 'All-reduce and a straggler: one slow rank sets every rank’s step time',
+  caption: 'All-reduce and a straggler: the slowest rank sets every rank’s step time',
   controls: [
     { kind: 'range', id: 'ranks', label: 'Ranks', unit: 'GPUs', min: 2, max: 64, step: 1, value: 8 },
     {
@@ -82,10 +82,10 @@ export const figure: FigureDef = {
     const slowWait = r.stepMs - transferMs - slowMs;
     const readout =
       r.waitMs > 0
-        ? `${fmt(ranks - 1)} ranks wait ${fmt(r.waitMs)} ms of every ${fmt(r.stepMs)} ms step (${pct(r.waitShare)}) for the slow rank, yet all ${fmt(ranks)} read GPU-Util near 100%: the waiting runs inside an NCCL kernel.`
+        ? `${fmt(ranks - 1)} ${ranks === 2 ? 'rank waits' : 'ranks wait'} ${fmt(r.waitMs)} ms of every ${fmt(r.stepMs)} ms step (${pct(r.waitShare)}) for the slow rank, yet ${ranks === 2 ? 'both' : `all ${fmt(ranks)}`} read GPU-Util near 100%: the waiting runs inside an NCCL kernel.`
         : slowWait > 0
           ? `Rank 0 is the fast one: it waits ${fmt(slowWait)} ms of every ${fmt(r.stepMs)} ms step for the others, and still reads GPU-Util near 100%.`
-          : `No rank waits: a step takes ${fmt(r.stepMs)} ms on all ${fmt(ranks)}, and GPU-Util reads near 100% on each.`;
+          : `No rank waits: a step takes ${fmt(r.stepMs)} ms on ${ranks === 2 ? 'both' : `all ${fmt(ranks)}`}, and GPU-Util reads near 100% on each.`;
     return { svg, readout };
   },
 };

@@ -1,0 +1,77 @@
+/**
+ * A figure's caption is heard once per change, not on every tick of a drag: the visible readout follows each input,
+ * and the polite live region takes the readout when a change is made (slider let go or stepped, choice picked).
+ * No DOM library here: the figure's static HTML is checked as text, and `hydrate` runs against a few stand-in
+ * elements built on Node's EventTarget that answer the selectors it uses.
+ */
+import { describe, expect, test } from 'vitest';
+import { hydrate } from '../../src/client/figure-hydrate.ts';
+import { figureHtml } from '../../src/lib/figures/html.ts';
+import { FIGURES, resolveFigure } from '../../src/lib/figures/registry.ts';
+
+class El extends EventTarget {
+  textContent = '';
+  innerHTML = '';
+  value = '';
+  disabled = true;
+  id = '';
+  readonly attrs: Record<string, string> = {};
+  readonly style = {
+    props: {} as Record<string, string>,
+    setProperty(k: string, v: string) {
+      this.props[k] = v;
+    },
+  };
+  setAttribute(k: string, v: string) {
+    this.attrs[k] = v;
+  }
+}
+
+/** A figure root whose parts are stand-ins, each found by the selector the script asks for. */
+function standIn(name: string) {
+  const figure = FIGURES[name]!;
+  const { values } = resolveFigure({ name });
+  const parts: Record<string, El> = { 'svg.fig-chart': new El(), '.fig-readout': new El(), '.fig-live': new El() };
+  parts['.fig-readout']!.textContent = figure.view(values).readout;
+  for (const c of figure.controls) {
+    const el = new El();
+    el.id = `fig-1-${c.id}`;
+    el.value = String(values[c.id]);
+    parts[`[data-control="${c.id}"]`] = el;
+    parts[`#fig-1-${c.id}-o`] = new El();
+  }
+  const root = {
+    dataset: { figure: name, values: JSON.stringify(values) } as Record<string, string>,
+    querySelector: (sel: string) => parts[sel] ?? null,
+  };
+  return { root: root as unknown as HTMLElement, parts };
+}
+
+describe('a figure’s caption for screen readers', () => {
+  test('the static figure has an empty polite live region, and the visible readout is not itself live', () => {
+    for (const f of Object.values(FIGURES)) {
+      const html = figureHtml(f, resolveFigure({ name: f.name }).values, 'fig-1');
+      expect(html).toMatch(/<p class="fig-readout" id="fig-1-r">[^<]+<\/p>/);
+      expect(html).toContain('<p class="fig-live sr-only" id="fig-1-live" aria-live="polite"></p>');
+    }
+  });
+
+  test('dragging redraws the readout at each tick; the live region speaks once, when the slider is let go', async () => {
+    const { root, parts } = standIn('kernel-timeline');
+    await hydrate(root);
+    const slider = parts['[data-control="smsUsed"]']!;
+    const readout = parts['.fig-readout']!;
+    const live = parts['.fig-live']!;
+    for (const sms of [120, 90, 66]) {
+      slider.value = String(sms);
+      slider.dispatchEvent(new Event('input'));
+      expect(readout.textContent).toBe(
+        FIGURES['kernel-timeline']!.view({ kernelUs: 50, gapUs: 10, smsUsed: sms }).readout,
+      );
+      expect(live.textContent).toBe('');
+    }
+    expect(slider.style.props['--fill']).toBe('49.62%'); // (66 − 1) ÷ (132 − 1) of the track filled
+    slider.dispatchEvent(new Event('change'));
+    expect(live.textContent).toBe(readout.textContent);
+  });
+});
