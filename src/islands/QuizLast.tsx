@@ -1,5 +1,5 @@
 /** A finished quiz's start: its last score and a button that starts it over, instead of "Question 1". */
-import { lastTimeText, type LastFinished } from '../lib/practice-history.ts';
+import { lastTimeText, type LastFinished } from '../lib/quiz-last.ts';
 
 export function QuizLast({ last, onAgain }: { last: LastFinished; onAgain: () => void }) {
   return (

@@ -16,7 +16,7 @@ import { progressStore } from '../client/progress-boot.ts';
 import { TOPICS } from '../schemas/topics.ts';
 import { Feedback } from './Feedback.tsx';
 import { Prompt } from './Prompt.tsx';
-import { promptParts } from '../lib/prompt-text.ts';
+import { promptParts } from '../lib/prompt-lead.ts';
 import { withBase } from '../lib/base-path.ts';
 
 interface Props {

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import type { QuizQuestion } from '../lib/quiz.ts';
 import type { QuizAction, SavedQuiz } from '../lib/quiz-session.ts';
 import type { AnswerDetail } from '../lib/events.ts';
-import type { LastFinished } from '../lib/practice-history.ts';
+import type { LastFinished } from '../lib/quiz-last.ts';
 import { clearQuizSave, lastQuizDoneOf, readQuizSave, saveQuiz } from '../client/quiz-resume.ts';
 
 /** Where a saved quiz is resumed from, and what the home page calls it. */

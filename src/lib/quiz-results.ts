@@ -82,4 +82,3 @@ export function reviewWhen(dueMs: number, nowMs: number, locale?: string): strin
   if (days === 1) return `tomorrow at ${time}`;
   return `on ${new Intl.DateTimeFormat(tag, { weekday: 'short', month: 'short', day: 'numeric' }).format(dueMs)}`;
 }
-

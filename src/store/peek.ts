@@ -1,13 +1,11 @@
 /**
  * Read-only looks at the progress database for pages that do not load the full store (card pages,
- * practice quizzes, labs): whether it holds anything (the header badge on a first visit), whether
- * one card is saved (its save button), a quiz's last finished score (a card's quiz). No zod: the
- * first two only set the initial state of a badge or a button, and the full store decides what
- * counts; the score's records are checked field by field (`lastFinished`). Each gives up after
+ * practice quizzes, labs): whether it holds anything (the header badge on a first visit) and whether
+ * one card is saved (its save button). No zod, no log validation: what they return only sets the
+ * initial state of a badge or a button; the full store decides what counts. Both give up after
  * `timeoutMs` (the caller then loads the full store or shows nothing).
  */
 import { withTimeout } from '../lib/timeout.ts';
-import { lastFinished, type LastFinished } from '../lib/practice-history.ts';
 import { countRecords, defaultStore, readAllPairs, type UseStore } from './kv.ts';
 
 const noAnswer = () => new Error('storage did not answer');
@@ -40,22 +38,4 @@ export async function savedStateOf(
     else if (key.startsWith('c:') && Array.isArray(value)) value.forEach(look);
   }
   return newest?.saved === true;
-}
-
-/**
- * The newest finished attempt at `quizId` ('quiz-done' records, single keys `e:` and chunks `c:`), each record
- * checked before it counts (src/lib/practice-history.ts `lastFinished`); null when never finished. A card's quiz
- * shows it instead of its first question, without loading the full store.
- */
-export async function lastQuizDoneOf(
-  quizId: string,
-  store: UseStore = defaultStore(),
-  timeoutMs = 5000,
-): Promise<LastFinished | null> {
-  const records: unknown[] = [];
-  for (const [key, value] of await withTimeout(readAllPairs(store), timeoutMs, noAnswer)) {
-    if (key.startsWith('e:')) records.push(value);
-    else if (key.startsWith('c:') && Array.isArray(value)) records.push(...(value as unknown[]));
-  }
-  return lastFinished(records, quizId);
 }

@@ -44,10 +44,10 @@ test('the offline notice can be closed, comes back when the connection drops aga
   const notice = page.locator('[data-offline]');
   await context.setOffline(true);
   await expect(notice).toBeVisible();
-  // Scrolled to the end, the footer's last line sits above the notice.
-  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  // Scrolled to the end, the footer's last line sits above the notice (the page grows by the notice's height).
   await expect
     .poll(async () => {
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
       const footer = (await page.locator('.site-footer').boundingBox())!;
       const box = (await notice.boundingBox())!;
       return footer.y + footer.height <= box.y;

@@ -2,7 +2,8 @@
 import { describe, expect, test } from 'vitest';
 import { md } from '../../src/data/markdown.ts';
 import { loadDeck } from '../../src/data/load-deck-files.ts';
-import { optionMark, promptParts, withoutSelectAll } from '../../src/lib/prompt-text.ts';
+import { optionMark, withoutSelectAll } from '../../src/lib/prompt-text.ts';
+import { promptParts } from '../../src/lib/prompt-lead.ts';
 
 const DMON = [
   'A job on one H100 is slow. Over 5 s, `nvidia-smi dmon -d 1` shows:',

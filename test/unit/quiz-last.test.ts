@@ -2,8 +2,8 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { BERLIN, freshStore, rawPut, T0 } from './store-helpers.ts';
 import { closeProgress, openProgress, recordQuizDone, type UseStore } from '../../src/store/progress.ts';
-import { lastQuizDoneOf } from '../../src/store/peek.ts';
-import { lastFinished, lastTimeText } from '../../src/lib/practice-history.ts';
+import { lastQuizDoneOf } from '../../src/store/quiz-last.ts';
+import { lastFinished, lastTimeText } from '../../src/lib/quiz-last.ts';
 
 const opened: UseStore[] = [];
 afterEach(async () => {
