@@ -6,7 +6,7 @@
  * only once a figure nears the viewport.
  */
 import type { Control, FigureDef, Values } from '../lib/figures/types.ts';
-import { sliderFill, valueText } from '../lib/figures/html.ts';
+import { valueText } from '../lib/figures/html.ts';
 
 /** Each figure's module, loaded on demand (its names match src/lib/figures/registry.ts; a unit test checks). */
 export const FIGURE_LOADERS: Record<string, () => Promise<{ figure: FigureDef }>> = {
@@ -40,10 +40,9 @@ export async function hydrate(root: HTMLElement): Promise<void> {
   const values = JSON.parse(root.dataset['values'] ?? '{}') as Values;
   const chart = root.querySelector('svg.fig-chart')!;
   const readout = root.querySelector('.fig-readout')!;
-  const live = root.querySelector('.fig-live');
-  const announce = () => {
-    if (live && live.textContent !== readout.textContent) live.textContent = readout.textContent;
-  };
+  const live = root.querySelector('.fig-live')!; // every figure has one (html.ts)
+  // One listener for every control: "change" bubbles from each.
+  root.addEventListener('change', () => (live.textContent = readout.textContent));
   for (const c of figure.controls) {
     const el = root.querySelector<HTMLInputElement | HTMLSelectElement>(`[data-control="${c.id}"]`);
     if (!el) continue;
@@ -53,15 +52,16 @@ export async function hydrate(root: HTMLElement): Promise<void> {
       const shown = valueText(c, values[c.id]!);
       if (c.kind === 'range') {
         el.setAttribute('aria-valuetext', shown);
-        el.style.setProperty('--fill', sliderFill(c, Number(values[c.id])));
+        // The filled share of the track, from the slider's own position (html.ts sliderFill drew the first one).
+        const r = el as HTMLInputElement;
+        el.style.setProperty('--fill', `${((+r.value - +r.min) / (+r.max - +r.min)) * 100}%`);
         const out = root.querySelector(`#${el.id}-o`);
         if (out) out.textContent = shown;
       }
       const view = figure.view(values);
       chart.innerHTML = view.svg;
-      if (readout.textContent !== view.readout) readout.textContent = view.readout;
+      readout.textContent = view.readout; // not itself live: screen readers hear .fig-live
     });
-    el.addEventListener('change', announce);
   }
   root.dataset['live'] = '';
 }

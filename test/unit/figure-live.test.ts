@@ -8,11 +8,14 @@ import { describe, expect, test } from 'vitest';
 import { hydrate } from '../../src/client/figure-hydrate.ts';
 import { figureHtml } from '../../src/lib/figures/html.ts';
 import { FIGURES, resolveFigure } from '../../src/lib/figures/registry.ts';
+import { sliderPosition } from '../../src/lib/figures/html.ts';
 
 class El extends EventTarget {
   textContent = '';
   innerHTML = '';
   value = '';
+  min = '';
+  max = '';
   disabled = true;
   id = '';
   readonly attrs: Record<string, string> = {};
@@ -22,8 +25,15 @@ class El extends EventTarget {
       this.props[k] = v;
     },
   };
+  /** The element a bubbling event goes on to, as in the DOM. */
+  parent: EventTarget | null = null;
   setAttribute(k: string, v: string) {
     this.attrs[k] = v;
+  }
+  override dispatchEvent(e: Event): boolean {
+    const handled = super.dispatchEvent(e);
+    if (e.bubbles) this.parent?.dispatchEvent(new Event(e.type, { bubbles: true }));
+    return handled;
   }
 }
 
@@ -37,13 +47,18 @@ function standIn(name: string) {
     const el = new El();
     el.id = `fig-1-${c.id}`;
     el.value = String(values[c.id]);
+    if (c.kind === 'range') {
+      el.min = String(sliderPosition(c, c.min));
+      el.max = String(sliderPosition(c, c.max));
+    }
     parts[`[data-control="${c.id}"]`] = el;
     parts[`#fig-1-${c.id}-o`] = new El();
   }
-  const root = {
+  const root = Object.assign(new EventTarget(), {
     dataset: { figure: name, values: JSON.stringify(values) } as Record<string, string>,
     querySelector: (sel: string) => parts[sel] ?? null,
-  };
+  });
+  for (const el of Object.values(parts)) el.parent = root;
   return { root: root as unknown as HTMLElement, parts };
 }
 
@@ -70,8 +85,8 @@ describe('a figure’s caption for screen readers', () => {
       );
       expect(live.textContent).toBe('');
     }
-    expect(slider.style.props['--fill']).toBe('49.62%'); // (66 − 1) ÷ (132 − 1) of the track filled
-    slider.dispatchEvent(new Event('change'));
+    expect(parseFloat(slider.style.props['--fill']!)).toBeCloseTo(49.62, 2); // (66 − 1) ÷ (132 − 1) of the track filled
+    slider.dispatchEvent(new Event('change', { bubbles: true })); // a real slider's change bubbles
     expect(live.textContent).toBe(readout.textContent);
   });
 });
