@@ -4,7 +4,7 @@
  * Right / wrong / can't tell per cause, "wrong with high confidence", and the confusion matrices.
  * Run alone: `node bench/diagnosis.ts`; in the report: `npm run bench -- --only=diagnosis`.
  */
-import { diagnose } from '../src/lib/diagnose.ts';
+import { diagnose } from '../src/lib/diagnose/index.ts';
 import { FLEET, caseMessages, fleetMessages, loadRealCases } from '../test/fixtures/real/convert.ts';
 import { SIM_CASES, fleetTrace, trace } from '../test/fixtures/sim-traces.ts';
 import { confusion, outcome, perCause, tally, type Scored } from '../test/fixtures/score.ts';

@@ -1,7 +1,7 @@
 /**
  * Real-GPU lab check (`node scripts/gpu-labs.ts [OUT_DIR] [seconds]`): runs lab workloads on GPU 0
  * one after another, samples every GPU through the lab's NVML binding every 500 ms, and asks the
- * lab's diagnosis (src/lib/diagnose.ts) what it sees, next to what the lab expects. Each run's
+ * lab's diagnosis (src/lib/diagnose/index.ts) what it sees, next to what the lab expects. Each run's
  * samples are written as NDJSON to OUT_DIR (default ./gpu-traces), ready for `--source replay:FILE`
  * and as fixtures for the diagnosis tests.
  *
@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StreamMessage } from '../src/protocol/metrics.ts';
-import { diagnose, type BottleneckKind } from '../src/lib/diagnose.ts';
+import { diagnose, type BottleneckKind, type LabSetup } from '../src/lib/diagnose/index.ts';
 import { createSampler, type Sampler } from '../server/sampler.ts';
 import { openGpuOrSayWhy } from './gpu-source.ts';
 
@@ -22,6 +22,8 @@ interface Run {
   script: string;
   args: string[];
   expect: BottleneckKind[];
+  /** The lab's `setup` (content/labs/*.md), passed to the diagnosis as the lab page passes it. */
+  setup?: LabSetup[];
 }
 
 /**
@@ -35,12 +37,19 @@ interface Run {
 const RUNS: Run[] = [
   { lab: '1 idle but allocated', script: 'idle_hold.py', args: ['--hold-gib', '8'], expect: ['idle-allocated'] },
   { lab: '2 data loader (before)', script: 'dataloader.py', args: ['--num-workers', '0'], expect: ['data-starvation'] },
-  { lab: '3 busy in time (before)', script: 'small_batch.py', args: ['--batch-size', '1'], expect: ['small-kernels'] },
+  {
+    lab: '3 busy in time (before)',
+    script: 'small_batch.py',
+    args: ['--batch-size', '1'],
+    expect: ['small-kernels'],
+    setup: ['cuda-graphs'],
+  },
   {
     lab: '3 busy in time (after)',
     script: 'small_batch.py',
     args: ['--batch-size', '128'],
     expect: ['compute-bound', 'memory-bound'],
+    setup: ['cuda-graphs'],
   },
   { lab: '5 roofline (elementwise)', script: 'roofline.py', args: ['--op', 'elementwise'], expect: ['memory-bound'] },
   { lab: '4 Tensor Cores (after)', script: 'tensor_cores.py', args: ['--dtype', 'bf16'], expect: ['compute-bound'] },
@@ -98,7 +107,7 @@ async function main(): Promise<number> {
         `${run.script.replace('.py', '')}-${run.args.join('').replace(/[^a-z0-9]+/gi, '-') || 'default'}.ndjson`,
       );
       writeFileSync(file, messages.map((m) => JSON.stringify(m)).join('\n') + '\n');
-      const verdict = diagnose(messages, seconds);
+      const verdict = diagnose(messages, seconds, run.setup);
       const ok = run.expect.includes(verdict.kind);
       if (!ok) misses++;
       const g0 = messages.map((m) => m.gpus[0]).filter((g) => g !== undefined);

@@ -4,10 +4,11 @@
  * what those hours cost. Built on `collectFleet` (live view) and on per-segment averages for the window.
  *
  * Resolution: a window is cut into at most `MAX_SEGMENTS` segments and each segment is judged from its
- * averages, so a state shorter than a segment is blended into its neighbours (1 h → 2 min 9 s segments,
+ * averages and its GPU-Util spread (steady.ts: a steady job gets the verdict it gets now), so a state shorter than
+ * a segment is blended into its neighbours (1 h → 2 min 9 s segments,
  * 24 h → ~51 min, 7 d → 6 h). The live verdict reads every scrape of the last `liveS` seconds.
  */
-import { diagnose, type BottleneckKind, type Diagnosis } from '../../src/lib/diagnose.ts';
+import { diagnose, type BottleneckKind, type Diagnosis } from '../../src/lib/diagnose/index.ts';
 import type { StreamMessage } from '../../src/protocol/metrics.ts';
 import { DCGM_SERIES } from '../../src/protocol/dcgm.ts';
 import { WASTE_STATES } from '../../src/lib/fleet-view.ts';
@@ -20,12 +21,14 @@ import {
   nodeNamesAt,
   REASON_PREFIX,
   selectorMatchers,
+  UTIL_SPREAD_SERIES,
   type FleetGpu,
   type FleetHost,
 } from './collect.ts';
 import type { PrometheusClient } from './prometheus-api.ts';
 import { costOf, type CostSummary } from './cost.ts';
 import { readEnergyIncrease } from './readings.ts';
+import { steadyWindow } from './steady.ts';
 
 export const MAX_SEGMENTS = 28;
 
@@ -61,7 +64,8 @@ export interface GpuAudit extends FleetGpu {
 }
 
 export interface AuditReport {
-  window: { startS: number; endS: number; seconds: number; segmentS: number };
+  /** `liveS`: the seconds of scrapes the verdict now reads (each GPU's hours cover the whole window). */
+  window: { startS: number; endS: number; seconds: number; segmentS: number; liveS: number };
   /**
    * Seconds of the window Prometheus holds GPU samples for (from the oldest one it has in the window to the end),
    * to within DATA_SPAN_POINTS of the window (0 with a single scrape); null when it has none. A Prometheus that started scraping 2 minutes
@@ -168,7 +172,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
   const wastefulHours = WASTE_KINDS.reduce((a, k) => a + (byKind[k] ?? 0), 0);
   const energies = gpus.map((g) => g.energyKWh).filter((e): e is number => e !== null);
   return {
-    window: { startS, endS: opts.endS, seconds: opts.windowS, segmentS },
+    window: { startS, endS: opts.endS, seconds: opts.windowS, segmentS, liveS },
     dataSpanS: dataSpanS === null ? null : Math.round(dataSpanS),
     prometheus: client.where,
     queries: client.requests - before,
@@ -225,7 +229,8 @@ function noData(why: string): GpuAudit['verdict'] {
 function accumulate(h: FleetHost, segmentS: number, byKey: Map<string, GpuAudit>, energyOf: Map<string, number>): void {
   const hours = segmentS / 3600;
   h.messages.forEach((m, mi) => {
-    const verdicts = verdictsOf(steadyWindow(m, segmentS, h.reasonShares?.[mi]), segmentS, h.gpus.map(ownerOf));
+    const steady = steadyWindow(m, segmentS, h.reasonShares?.[mi], h.utilSpreads?.[mi]);
+    const verdicts = verdictsOf(steady, segmentS, h.gpus.map(ownerOf));
     m.gpus.forEach((s, i) => {
       if (s.error !== null) return;
       const g = h.gpus[s.index]!;
@@ -248,35 +253,6 @@ function accumulate(h: FleetHost, segmentS: number, byKey: Map<string, GpuAudit>
   });
 }
 
-/** Copies of a segment's averaged reading across the segment. */
-export const STEADY_COPIES = 10;
-
-/**
- * A segment's averages as a window of STEADY_COPIES readings spread over it, so the engine judges it as a
- * steady stretch. A clock event reason active in a share p of the segment's scrapes is set on round(p × 10)
- * of the copies: the engine then applies its own rule for how often a reason must be active.
- */
-export function steadyWindow(
-  m: StreamMessage,
-  segmentS: number,
-  shares?: Map<number, Record<string, number>>,
-): StreamMessage[] {
-  return Array.from({ length: STEADY_COPIES }, (_, k) => ({
-    ...m,
-    sampledAtMs: m.sampledAtMs - Math.round(((STEADY_COPIES - 1 - k) * segmentS * 1000) / STEADY_COPIES),
-    gpus: m.gpus.map((g, gi) => {
-      const share = shares?.get(gi);
-      if (!share) return g;
-      return {
-        ...g,
-        clockEventReasons: Object.entries(share)
-          .filter(([, p]) => k < Math.round(p * STEADY_COPIES))
-          .map(([name]) => name),
-      };
-    }),
-  }));
-}
-
 /**
  * Per-segment averages of every dcgm-exporter gauge in ONE query. Functions drop `__name__`, and `or` matches
  * series on their labels without it, so each average carries its series name in a label of its own
@@ -297,8 +273,13 @@ async function collectSegments(
   const skip = new Set(['DCGM_FI_DEV_XID_ERRORS', 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS']); // codes and bitmasks have no average
   const names = DCGM_SERIES.filter((s) => s.type === 'gauge' && !skip.has(s.name)).map((s) => s.name);
   const tag = (expr: string, name: string) => `label_replace(${expr}, "saturate_series", "${name}", "", "")`;
+  const util = `DCGM_FI_DEV_GPU_UTIL{${user}}[${segmentS}s]`;
   const expr = [
     ...names.map((n) => tag(`avg_over_time(${n}{${user}}[${segmentS}s])`, n)),
+    // GPU-Util's spread over the segment, which the engine reads beside its mean (steadyWindow).
+    tag(`min_over_time(${util})`, UTIL_SPREAD_SERIES.min),
+    tag(`quantile_over_time(0.9, ${util})`, UTIL_SPREAD_SERIES.p90),
+    tag(`max_over_time(${util})`, UTIL_SPREAD_SERIES.max),
     ...CLOCK_EVENT_REASONS.filter((r) => r.limiting).map((r) =>
       tag(
         // Masks at DCGM's 32-bit blank or above are dropped (a sentinel would set every bit); a negative one has no

@@ -36,6 +36,8 @@ export interface FleetHost {
   messages: StreamMessage[];
   /** For averaged segments: per message, per GPU (position), the share of scrapes each clock event reason was active. */
   reasonShares?: Map<number, Record<string, number>>[];
+  /** For averaged segments: per message, per GPU (position), how GPU-Util spread over the segment's scrapes. */
+  utilSpreads?: Map<number, UtilSpread>[];
   /**
    * Per message, per GPU (position): the first corrupt reading (readings.ts: NaN, a mask out of range…) with
    * its reason. Such a GPU is "can't tell" at that time; the other GPUs are not affected.
@@ -45,6 +47,16 @@ export interface FleetHost {
 
 /** Series named `reason:<NvmlName>` carry the share of scrapes a clock event reason was active. */
 export const REASON_PREFIX = 'reason:';
+
+/** How GPU-Util spread over a segment's scrapes (%): its least, 90th percentile and greatest reading. */
+export interface UtilSpread {
+  min: number;
+  p90: number;
+  max: number;
+}
+
+/** Series named `util:min`, `util:p90`, `util:max` carry a segment's GPU-Util spread (UtilSpread). */
+export const UTIL_SPREAD_SERIES = { min: 'util:min', p90: 'util:p90', max: 'util:max' } as const;
 
 export interface CollectOptions {
   /** A PromQL selector such as `{hostname=~"gpu-.*"}`, applied to every dcgm-exporter series. */
@@ -274,7 +286,10 @@ function buildHosts(
       });
     });
     const host: FleetHost = { hostname: h.hostname, gpus: h.gpus.map((e) => e.gpu), messages, corrupt };
-    if (averaged) host.reasonShares = messages.map((m) => reasonSharesAt(h.gpus, m.sampledAtMs / 1000));
+    if (averaged) {
+      host.reasonShares = messages.map((m) => reasonSharesAt(h.gpus, m.sampledAtMs / 1000));
+      host.utilSpreads = messages.map((m) => utilSpreadsAt(h.gpus, m.sampledAtMs / 1000));
+    }
     out.push(host);
   }
   return out;
@@ -298,6 +313,22 @@ function reasonSharesAt(
       if (v > 0) shares[name.slice(REASON_PREFIX.length)] = v;
     }
     if (known) out.set(gi, shares);
+  });
+  return out;
+}
+
+function utilSpreadsAt(gpus: { values: Map<string, Map<number, number>> }[], t: number): Map<number, UtilSpread> {
+  const out = new Map<number, UtilSpread>();
+  const at = Math.round(t * 1000) / 1000;
+  gpus.forEach((e, gi) => {
+    const read = (name: string) => {
+      const raw = e.values.get(name)?.get(at);
+      return raw === undefined ? null : readDcgm('DCGM_FI_DEV_GPU_UTIL', raw).value;
+    };
+    const min = read(UTIL_SPREAD_SERIES.min);
+    const p90 = read(UTIL_SPREAD_SERIES.p90);
+    const max = read(UTIL_SPREAD_SERIES.max);
+    if (min !== null && p90 !== null && max !== null) out.set(gi, { min, p90, max });
   });
   return out;
 }

@@ -3,7 +3,7 @@
  * its model's default list price (src/lib/gpu-prices.ts, dated and sourced); a GPU with neither stays unpriced and
  * its hours are counted apart, never priced at a guess.
  */
-import type { BottleneckKind } from '../../src/lib/diagnose.ts';
+import type { BottleneckKind } from '../../src/lib/diagnose/index.ts';
 import { defaultPriceFor, type GpuPrice } from '../../src/lib/gpu-prices.ts';
 import { WASTE_STATES } from '../../src/lib/fleet-view.ts';
 

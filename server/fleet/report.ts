@@ -3,7 +3,7 @@
  * that comes from Prometheus (host, model, owner labels, its address) goes into the Markdown through
  * `markdownCell`: shown as text, whatever it holds.
  */
-import type { BottleneckKind } from '../../src/lib/diagnose.ts';
+import type { BottleneckKind } from '../../src/lib/diagnose/index.ts';
 import { STATE_NAMES } from '../../src/lib/fleet-view.ts';
 import { describeGpuModel, gpuSpecByName } from '../../src/lib/gpu-specs.ts';
 import { WASTE_KINDS, type AuditReport, type GpuAudit } from './audit.ts';
@@ -81,7 +81,7 @@ export function toMarkdown(r: AuditReport): string {
     );
   lines.push(
     '',
-    `Each state is judged from ${formatWindow(r.window.segmentS)} averages; the verdict "now" reads every scrape of the last minutes.`,
+    `Each state is judged from ${formatWindow(r.window.segmentS)} averages (with GPU-Util's spread within them); the verdict "now" reads every scrape of the last ${formatWindow(r.window.liveS)}. A GPU whose job did not change gets the same state both ways.`,
     '',
   );
   lines.push(

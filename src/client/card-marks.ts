@@ -8,10 +8,9 @@
  */
 import { progressStore, whenStoreLoaded } from './progress-boot.ts';
 import type { ProgressModule } from './progress-queue.ts';
-import { cardFacts, marksFor, type CardFacts, type CardMark } from '../lib/card-marks.ts';
+import { cardFacts, marksFor, marksHtml, type CardFacts } from '../lib/card-marks.ts';
 
 const CACHE_KEY = 'saturate:card-facts';
-const LABEL: Record<CardMark, string> = { read: 'Read', mastered: 'Mastered', due: 'Due for review' };
 
 function cached(): CardFacts {
   try {
@@ -32,9 +31,7 @@ export function applyCardMarks(facts: CardFacts, nowMs: number): void {
     if (!marks.length) continue;
     const box = document.createElement('span');
     box.className = 'marks';
-    box.innerHTML =
-      `<span class="sr-only">${marks.map((m) => LABEL[m]).join(', ')}.</span>` +
-      marks.map((m) => `<span class="mark" data-mark="${m}" aria-hidden="true">${LABEL[m]}</span>`).join('');
+    box.innerHTML = marksHtml(marks);
     a.append(box);
   }
 }

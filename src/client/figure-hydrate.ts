@@ -1,7 +1,9 @@
 /**
  * Makes one explorable figure (src/lib/figures/) live: loads the figure's own module, enables its controls and
- * redraws the chart and readout on every input. The static HTML already shows the starting state, so nothing
- * moves. Loaded by src/client/figures.ts only once a figure nears the viewport.
+ * redraws the chart, the slider's filled track and the readout on every input. Screen readers hear the readout once
+ * per change (a slider let go or stepped by a key, a choice picked) from the figure's live region, not on every tick
+ * of a drag. The static HTML already shows the starting state, so nothing moves. Loaded by src/client/figures.ts
+ * only once a figure nears the viewport.
  */
 import type { Control, FigureDef, Values } from '../lib/figures/types.ts';
 import { valueText } from '../lib/figures/html.ts';
@@ -38,6 +40,9 @@ export async function hydrate(root: HTMLElement): Promise<void> {
   const values = JSON.parse(root.dataset['values'] ?? '{}') as Values;
   const chart = root.querySelector('svg.fig-chart')!;
   const readout = root.querySelector('.fig-readout')!;
+  const live = root.querySelector('.fig-live')!; // every figure has one (html.ts)
+  // One listener for every control: "change" bubbles from each.
+  root.addEventListener('change', () => (live.textContent = readout.textContent));
   for (const c of figure.controls) {
     const el = root.querySelector<HTMLInputElement | HTMLSelectElement>(`[data-control="${c.id}"]`);
     if (!el) continue;
@@ -47,12 +52,15 @@ export async function hydrate(root: HTMLElement): Promise<void> {
       const shown = valueText(c, values[c.id]!);
       if (c.kind === 'range') {
         el.setAttribute('aria-valuetext', shown);
+        // The filled share of the track, from the slider's own position (html.ts sliderFill drew the first one).
+        const r = el as HTMLInputElement;
+        el.style.setProperty('--fill', `${((+r.value - +r.min) / (+r.max - +r.min)) * 100}%`);
         const out = root.querySelector(`#${el.id}-o`);
         if (out) out.textContent = shown;
       }
       const view = figure.view(values);
       chart.innerHTML = view.svg;
-      if (readout.textContent !== view.readout) readout.textContent = view.readout;
+      readout.textContent = view.readout; // not itself live: screen readers hear .fig-live
     });
   }
   root.dataset['live'] = '';

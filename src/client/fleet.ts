@@ -9,7 +9,7 @@ import {
   formatUsd,
   groupFleet,
   liveViewPath,
-  mainState,
+  nowAndWindowText,
   STATE_NAMES,
   type FleetGpuJson,
   type GroupBy,
@@ -25,7 +25,8 @@ import { priceFields } from './fleet-prices.ts';
 type PriceOf = (model: string) => number | null;
 
 interface FleetJson {
-  window: { seconds: number; endS: number; segmentS: number };
+  /** `liveS`: seconds of scrapes the verdict now reads (absent from an older server). */
+  window: { seconds: number; endS: number; segmentS: number; liveS?: number };
   /** Seconds of the window Prometheus holds GPU samples for; null: none. */
   dataSpanS: number | null;
   prometheus: string;
@@ -80,9 +81,10 @@ function renderSummary(report: FleetJson, priceOf: PriceOf): void {
 }
 
 /** One GPU: where it is, its verdict now, its wasteful hours, and why (a disclosure). */
-function gpuItem(gpu: FleetGpuJson): HTMLLIElement {
+function gpuItem(gpu: FleetGpuJson, liveS: number | null): HTMLLIElement {
   const li = el('li');
-  const main = mainState(gpu);
+  // "mostly X" where now and the window agree; both, and why, where they differ.
+  const overWindow = nowAndWindowText(gpu, liveS);
   const owner = [gpu.labels.namespace, gpu.labels.pod ?? gpu.labels.job].filter(Boolean).join('/');
   const title = el('span', `${gpu.hostname} · GPU ${gpu.gpu} · ${describeGpuModel(gpu.model)}`, 'title');
   // Its series carry simulated="true": a lab server's simulated GPU, said in words as the lab console says it.
@@ -93,7 +95,7 @@ function gpuItem(gpu: FleetGpuJson): HTMLLIElement {
     el(
       'span',
       `${hours(gpu.wastefulHours)} wasteful GPU-hours` +
-        (main ? ` · mostly ${STATE_NAMES[main] ?? main}` : '') +
+        (overWindow ? ` · ${overWindow}` : '') +
         (owner ? ` · ${owner}` : ''),
       'sub',
     ),
@@ -131,7 +133,7 @@ function renderGroups(report: FleetJson, by: GroupBy, priceOf: PriceOf): void {
         ),
       );
       const ul = el('ul', undefined, 'fleet-gpus');
-      ul.append(...g.gpus.map(gpuItem));
+      ul.append(...g.gpus.map((x) => gpuItem(x, report.window.liveS ?? null)));
       d.append(sum, ul);
       return d;
     }),

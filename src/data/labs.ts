@@ -57,7 +57,8 @@ export async function labView(lab: LabEntry): Promise<LabView> {
     workload: d.workload ?? null,
     charts: d.charts.map((c) => ({ title: c.title, metrics: c.metrics as MetricId[], thresholds: c.thresholds })),
     mfu: d.mfu ? { flopsPerToken: d.mfu.flopsPerToken, peakTflops: d.mfu.peakTflops ?? null } : null,
-    cost: d.cost ?? null,
+    cost: d.cost,
+    setup: d.setup,
     steps: d.steps.map((s) => ({
       id: s.id,
       title: s.title,

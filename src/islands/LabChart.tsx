@@ -9,7 +9,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatMetric, METRICS, type MetricId, type MetricPoint } from '../lib/lab/metrics.ts';
 import { aggregate, windowValues } from '../lib/checks.ts';
-import { axisUnit, placeThresholdLabels } from '../lib/chart-labels.ts';
+import { axisUnit, lineLegendMarkers, placeThresholdLabels, timeTickLabel, timeTicks } from '../lib/chart-labels.ts';
 
 export interface LabChartProps {
   title: string;
@@ -54,14 +54,21 @@ export default function LabChart({ title, metrics, thresholds, points, spanS = 1
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
       height: 180,
-      legend: { show: true, live: false },
+      // A key, not toggles: line swatches (lab.css), and clicks do nothing (the canvas is hidden from screen
+      // readers, so a series hidden by a click would be hidden with no way to know or undo it but the pointer).
+      legend: { show: true, live: false, markers: lineLegendMarkers(seriesColor) },
       cursor: { show: false },
       scales: {
         x: { time: false },
         y: pctScale ? { range: [0, 100] } : { range: (_u, _min, max) => [0, Math.max(1, max * 1.15)] },
       },
       axes: [
-        { ...axis, values: (_u, ticks) => ticks.map((t) => `${Math.round(t)} s`) },
+        {
+          ...axis,
+          // Round steps (1, 2, 5, 10, 15, 30 s…) as many as fit, not uPlot's 2.5 s rounded to "3 s".
+          splits: (u, _axis, min, max) => timeTicks(min, max, u.bbox.width / devicePixelRatio),
+          values: (_u, ticks) => ticks.map(timeTickLabel),
+        },
         { ...axis, size: 56 },
       ],
       series: [

@@ -10,7 +10,8 @@
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { LabView } from '../lib/lab/run.ts';
-import { createLabSession, idleCost } from '../lib/lab/session.ts';
+import { createLabSession } from '../lib/lab/session.ts';
+import { idleCostBox } from '../lib/lab/cost.ts';
 import { isWatchOnly } from '../lib/lab/connection.ts';
 import { LIVE_VIEW_ANCHOR } from '../lib/fleet-view.ts';
 import type { QuizQuestion } from '../lib/quiz.ts';
@@ -19,7 +20,8 @@ import LabConnect from './LabConnect.tsx';
 import LabSteps from './LabSteps.tsx';
 import LabChart from './LabChart.tsx';
 import LabDiagnosis from './LabDiagnosis.tsx';
-import Quiz from './Quiz.tsx';
+import { LabDebrief } from './LabDebrief.tsx';
+import LabCost from './LabCost.tsx';
 
 /** Props: the lab (Markdown pre-rendered) and its debrief in the quiz's shape. */
 export interface LabConsoleProps {
@@ -37,7 +39,8 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
   useEffect(() => runner.open(), [runner]);
   const { dispatch } = session;
   const { points } = s;
-  const costBox = lab.cost && points.length > 0 ? idleCost(points, lab.cost.usdPerGpuHour) : null;
+  // Priced from the GPU's sourced list price (src/lib/gpu-prices.ts), the one the fleet page uses.
+  const costBox = lab.cost ? idleCostBox(points, s.messages.at(-1)?.gpus[s.gpuIndex]?.name ?? null) : null;
   // The host's cores as the lab server samples them (its own host, or its simulation's): lab texts name them.
   const hostCores = s.source?.kind === 'server' ? (s.messages.at(-1)?.host?.perCorePct.length ?? null) : null;
   // A fleet GPU runs someone else's job: its charts are to watch, its steps are not the learner's to pass.
@@ -98,13 +101,7 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
         {lab.charts.map((c) => (
           <LabChart key={c.title} title={c.title} metrics={c.metrics} thresholds={c.thresholds} points={points} />
         ))}
-        {costBox && (
-          <p className="lab-cost">
-            Over the last 30 s this GPU was idle but allocated {Math.round(costBox.share * 100)}% of the time. At an
-            assumed ${lab.cost!.usdPerGpuHour.toFixed(2)} per GPU-hour, a month (730 h) like that costs about{' '}
-            <strong>${Math.round(costBox.monthlyUsd).toLocaleString('en-US')}</strong> for idle time.
-          </p>
-        )}
+        {costBox && <LabCost box={costBox} />}
       </section>
       <LabDiagnosis d={s.diagnosis} />
       <div className="actions">
@@ -112,24 +109,7 @@ export default function LabConsole({ lab, debrief }: LabConsoleProps) {
           Download this session (NDJSON)
         </button>
       </div>
-      <section aria-labelledby="lab-debrief-h" id="debrief">
-        <h2 id="lab-debrief-h">Debrief</h2>
-        {s.unlocked ? (
-          <Quiz
-            title="Debrief"
-            quizId={`lab:${lab.id}`}
-            context="lab"
-            questions={debrief}
-            seed={lab.id}
-            links={[{ href: '/labs/', label: 'All labs' }]}
-            resume={{ title: `Lab debrief: ${lab.title}`, href: `/labs/${lab.id}/#debrief` }}
-          />
-        ) : (
-          <p className="muted">
-            Pass every step to unlock {debrief.length} questions. Your answers join your review queue.
-          </p>
-        )}
-      </section>
+      <LabDebrief lab={lab} debrief={debrief} unlocked={s.unlocked} />
     </div>
   );
 }

@@ -2,7 +2,7 @@
  * The diagnosis panel: the likely bottleneck in the last 30 s, the evidence, the next thing to
  * try and the card that explains it; for "can't tell", the reading that would decide it.
  */
-import type { Diagnosis } from '../lib/diagnose.ts';
+import type { Diagnosis } from '../lib/diagnose/index.ts';
 import { withBase } from '../lib/base-path.ts';
 
 /** The diagnosis panel for the last 30 s of samples. */

@@ -2,6 +2,8 @@
 import type { RefObject } from 'react';
 import type { QuizOption, QuizQuestion } from '../lib/quiz.ts';
 import type { Answer } from '../lib/quiz-session.ts';
+import { optionMark, withoutSelectAll } from '../lib/prompt-text.ts';
+import { Prompt } from './Prompt.tsx';
 
 interface Props {
   question: QuizQuestion;
@@ -17,11 +19,25 @@ interface Props {
   onCheck: () => void;
 }
 
+const pickedIn = (o: QuizOption, answered: Answer) =>
+  answered.response.kind !== 'numeric' && answered.response.choices.includes(o.key);
+
 /** Class for an option once the question is answered: right options green, wrong picks red. */
 function stateClass(o: QuizOption, answered: Answer | undefined): string {
   if (!answered) return 'option';
-  const picked = answered.response.kind !== 'numeric' && answered.response.choices.includes(o.key);
-  return `option${o.correct ? ' is-correct' : picked ? ' is-wrong' : ''}`;
+  return `option${o.correct ? ' is-correct' : pickedIn(o, answered) ? ' is-wrong' : ''}`;
+}
+
+/** Once answered, ✓ or ✗ beside the option (not colour alone), with its words for a screen reader. */
+function Mark({ option, answered }: { option: QuizOption; answered: Answer | undefined }) {
+  const mark = answered && optionMark(option.correct, pickedIn(option, answered));
+  if (!mark) return null;
+  return (
+    <span className="mark">
+      <span aria-hidden="true">{mark.symbol}</span>
+      <span className="sr-only">, {mark.label}</span>
+    </span>
+  );
 }
 
 export function QuestionView({
@@ -38,15 +54,9 @@ export function QuestionView({
 }: Props) {
   const promptId = `q-${question.id}-prompt`;
   const errorId = `q-${question.id}-error`;
-  const prompt = (
-    <div
-      id={promptId}
-      className="prompt"
-      ref={promptRef}
-      tabIndex={-1}
-      dangerouslySetInnerHTML={{ __html: question.promptHtml }}
-    />
-  );
+  // A multiple-answer prompt's own "Select all that apply." is left to the hint below it, said once.
+  const html = question.kind === 'multiple' ? withoutSelectAll(question.promptHtml) : question.promptHtml;
+  const prompt = <Prompt html={html} id={promptId} promptRef={promptRef} />;
 
   if (question.kind === 'numeric') {
     const inputId = `q-${question.id}-value`;
@@ -107,7 +117,8 @@ export function QuestionView({
                 <span className="key" aria-hidden="true">
                   {i + 1}
                 </span>
-                <span dangerouslySetInnerHTML={{ __html: o.html }} />
+                <span className="text" dangerouslySetInnerHTML={{ __html: o.html }} />
+                <Mark option={o} answered={answered} />
               </button>
             </li>
           ))}
@@ -136,7 +147,8 @@ export function QuestionView({
               <span className="key" aria-hidden="true">
                 {i + 1}
               </span>
-              <span dangerouslySetInnerHTML={{ __html: o.html }} />
+              <span className="text" dangerouslySetInnerHTML={{ __html: o.html }} />
+              <Mark option={o} answered={answered} />
             </label>
           </li>
         ))}

@@ -9,7 +9,8 @@
  * Screen readers: options are a radiogroup or a group of checkboxes named by the prompt; after an
  * answer, focus moves to the feedback heading and a polite live region announces the result.
  * A quiz in progress is kept on the device (src/store/quiz-saves.ts through src/client/quiz-resume.ts),
- * so a reload, a new tab or a closed app loses nothing; it is removed when the quiz ends.
+ * so a reload, a new tab or a closed app loses nothing; it is removed when the quiz ends. A card's quiz
+ * finished before opens at its last score ("Last time: 5 of 6") with "Practise again".
  */
 import {
   lazy,
@@ -23,20 +24,12 @@ import {
   type KeyboardEvent,
 } from 'react';
 import { shuffledOptions, type QuizQuestion, type QuizResponse } from '../lib/quiz.ts';
-import {
-  answerOf,
-  checkInput,
-  quizReducer,
-  quizScore,
-  startQuiz,
-  topicBreakdown,
-  type QuizAction,
-  type SavedQuiz,
-} from '../lib/quiz-session.ts';
+import { answerOf, checkInput, quizReducer, quizScore, startQuiz, topicBreakdown } from '../lib/quiz-session.ts';
 import { emit, type AnswerDetail } from '../lib/events.ts';
-import { clearQuizSave, readQuizSave, saveQuiz } from '../client/quiz-resume.ts';
 import { QuestionView } from './QuestionView.tsx';
 import { Feedback } from './Feedback.tsx';
+import { QuizLast } from './QuizLast.tsx';
+import { useLastFinished, useSavedQuiz, type ResumeInfo } from './use-saved-quiz.ts';
 
 // The results are their own chunk: a quiz's first question does not wait for them.
 const Summary = lazy(() => import('./Summary.tsx').then((m) => ({ default: m.Summary })));
@@ -57,65 +50,6 @@ export interface QuizProps {
   allowUndo?: boolean;
   /** How the home page offers this quiz while it is in progress. */
   resume: ResumeInfo;
-}
-
-/** Where a saved quiz is resumed from, and what the home page calls it. */
-export interface ResumeInfo {
-  /** E.g. "Practice quiz", a curated quiz's title, "Card quiz: What GPU-Util measures". */
-  title: string;
-  /** A site path without the base: "/practice/random/?seed=abc123", "/cards/gpu-util/#quiz". */
-  href: string;
-}
-
-const sameIds = (ids: readonly string[], questions: readonly QuizQuestion[]) =>
-  ids.length === questions.length && ids.every((id, i) => id === questions[i]!.id);
-
-/**
- * Keeps the quiz in progress on the device (removed while nothing is answered and once it ends)
- * and restores it when the quiz opens, in this tab or another. Nothing is written before the saved
- * state has been read, so opening a quiz never erases its saved progress.
- */
-function useSavedQuiz(
-  quizId: string,
-  context: AnswerDetail['context'],
-  resume: ResumeInfo,
-  questions: readonly QuizQuestion[],
-  { attempt, index, answers, startedAt }: SavedQuiz,
-  dispatch: (action: QuizAction) => void,
-): void {
-  const [loaded, setLoaded] = useState(false);
-  useEffect(() => {
-    let live = true;
-    setLoaded(false);
-    const done = () => live && setLoaded(true);
-    readQuizSave(quizId).then((saved) => {
-      if (live && saved && sameIds(saved.questionIds, questions)) dispatch({ type: 'restore', saved });
-      done();
-    }, done);
-    return () => {
-      live = false;
-    };
-  }, [quizId, questions, dispatch]);
-
-  const { title, href } = resume;
-  useEffect(() => {
-    if (!loaded) return;
-    if ((answers.length === 0 && index === 0) || index >= questions.length) void clearQuizSave(quizId);
-    else
-      void saveQuiz({
-        v: 1,
-        quizId,
-        title,
-        href,
-        context,
-        questionIds: questions.map((q) => q.id),
-        attempt,
-        index,
-        answers,
-        startedAt,
-        savedAt: Date.now(),
-      });
-  }, [loaded, quizId, title, href, context, questions, attempt, index, answers, startedAt]);
 }
 
 export default function Quiz({
@@ -144,19 +78,24 @@ export default function Quiz({
     [question, attemptSeed],
   );
 
-  useSavedQuiz(quizId, context, resume, questions, state, dispatch);
+  const loaded = useSavedQuiz(quizId, context, resume, questions, state, dispatch);
+  const last = useLastFinished(quizId, context === 'card');
+  const [again, setAgain] = useState(false);
+  const showLast = last && loaded && !again && index === 0 && answers.length === 0 ? last : null;
 
-  // Focus: to the feedback after answering, to the next prompt after continuing. The feedback is
-  // scrolled into view whole, or from its heading when it is taller than the screen: focus alone
-  // scrolls only its heading into view, flush with the bottom edge, its first line still hidden.
+  // Focus: to the feedback after answering, to the next prompt after continuing. The feedback and the
+  // "Next question" under it are scrolled into view together, or from the feedback's heading when they
+  // are taller than the screen (the button then sticks to the bottom edge: quiz.css): focus alone scrolls
+  // only the heading into view, flush with the bottom edge. The scroll is smooth only where motion is
+  // welcome (global.css sets scroll-behavior under prefers-reduced-motion: no-preference).
   useEffect(() => {
     if (!moved.current) return;
     const heading = feedbackRef.current;
     if (answer && heading) {
       heading.focus({ preventScroll: true });
-      heading.parentElement?.scrollIntoView({ block: 'nearest' });
+      (heading.closest('.after-answer') ?? heading.parentElement)?.scrollIntoView({ block: 'nearest' });
     } else if (!answer) promptRef.current?.focus();
-  }, [answer, index]);
+  }, [answer, index, again]);
 
   const submit = useCallback(
     (response: QuizResponse) => {
@@ -219,11 +158,12 @@ export default function Quiz({
 
   const restart = useCallback(() => {
     moved.current = true;
+    setAgain(true);
     dispatch({ type: 'restart', at: Date.now() });
   }, []);
 
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
-    if (e.altKey || e.ctrlKey || e.metaKey || done || !question) return;
+    if (e.altKey || e.ctrlKey || e.metaKey || done || showLast || !question) return;
     const target = e.target as HTMLElement;
     const typing = target.tagName === 'INPUT' && (target as HTMLInputElement).type !== 'checkbox';
     if (!typing && /^[1-9]$/.test(e.key) && question.kind !== 'numeric' && !answer) {
@@ -257,7 +197,9 @@ export default function Quiz({
     <section className="quiz" aria-label={title} onKeyDown={onKeyDown}>
       <div className="quiz-head">
         <h2>{title}</h2>
-        <span className="quiz-progress">{done ? `${total} of ${total}` : `Question ${index + 1} of ${total}`}</span>
+        <span className="quiz-progress">
+          {showLast ? `${total} questions` : done ? `${total} of ${total}` : `Question ${index + 1} of ${total}`}
+        </span>
       </div>
       <div className="quiz-bar" aria-hidden="true">
         <span style={{ width: `${(Math.min(answers.length, total) / total) * 100}%` }} />
@@ -265,7 +207,9 @@ export default function Quiz({
       <p className="sr-only" aria-live="polite" role="status">
         {announce}
       </p>
-      {done ? (
+      {showLast ? (
+        <QuizLast last={showLast} onAgain={restart} />
+      ) : done ? (
         <Suspense fallback={<p className="muted">Adding up your results…</p>}>
           <Summary
             questions={questions}
@@ -291,21 +235,23 @@ export default function Quiz({
             onNumberText={(text) => dispatch({ type: 'type', text })}
             onCheck={checkDraft}
           />
-          {answer && <Feedback question={question} answer={answer} headingRef={feedbackRef} />}
-          {(answer || (allowUndo && answers.length > 0)) && (
-            <div className="actions">
-              {answer && (
-                <button type="button" className="button" onClick={next}>
-                  {index + 1 < total ? 'Next question' : 'See results'}
-                </button>
-              )}
-              {allowUndo && answers.length > 0 && (
-                <button type="button" className="button secondary" onClick={undo}>
-                  Undo last answer
-                </button>
-              )}
-            </div>
-          )}
+          <div className="after-answer">
+            {answer && <Feedback question={question} answer={answer} headingRef={feedbackRef} />}
+            {(answer || (allowUndo && answers.length > 0)) && (
+              <div className="actions">
+                {answer && (
+                  <button type="button" className="button" onClick={next}>
+                    {index + 1 < total ? 'Next question' : 'See results'}
+                  </button>
+                )}
+                {allowUndo && answers.length > 0 && (
+                  <button type="button" className="button secondary" onClick={undo}>
+                    Undo last answer
+                  </button>
+                )}
+              </div>
+            )}
+          </div>
         </>
       ) : null}
     </section>

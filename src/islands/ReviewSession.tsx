@@ -13,6 +13,7 @@ import { progressStore } from '../client/progress-boot.ts';
 import { readQuizSave } from '../client/quiz-resume.ts';
 import type { QuizQuestion } from '../lib/quiz.ts';
 import { withBase } from '../lib/base-path.ts';
+import { QUEUE_WORDS, queueCounts, queueSentence, type QueueCounts } from '../lib/review-counts.ts';
 
 interface Props {
   /** URL of the question bank JSON. */
@@ -20,7 +21,7 @@ interface Props {
 }
 
 type Mode = 'review' | 'retake';
-type Counts = { due: number; fresh: number; retake: number };
+type Counts = { counts: QueueCounts; retake: number };
 type Session = Counts & { mode: Mode; questions: QuizQuestion[]; key: string };
 type State = { status: 'loading' } | { status: 'error'; message: string } | ({ status: 'ready' } & Session);
 
@@ -34,12 +35,14 @@ function idsKey(qs: readonly { id: string }[]): string {
 /** What the queue holds now: due and new questions, and the mistakes to retake. */
 async function queueNow(bank: QuizQuestion[]): Promise<{ items: QuizQuestion[]; mistakes: QuizQuestion[] } & Counts> {
   const p = await progressStore();
-  const queue = await p.getReviewQueue({ bank, now: Date.now() });
+  const now = Date.now();
+  const queue = await p.getReviewQueue({ bank, now });
+  const counts = queueCounts(bank, (await p.loadProgress()).schedule.questions, now, p.NEW_PER_SESSION);
   const byId = new Map(bank.map((q) => [q.id, q]));
   const mistakes = (await p.getRetakeQuestionIds())
     .map((id) => byId.get(id))
     .filter((q): q is QuizQuestion => q !== undefined);
-  return { items: queue.items, mistakes, due: queue.due.length, fresh: queue.fresh.length, retake: mistakes.length };
+  return { items: queue.items, mistakes, counts, retake: mistakes.length };
 }
 
 /** The session to show: a saved one in progress (same questions), else the queue or the mistakes now. */
@@ -92,8 +95,8 @@ export default function ReviewSession({ bankUrl }: Props) {
     void progressStore().then((p) => {
       if (stopped) return;
       off = p.subscribe(() => {
-        void queueNow(bank).then(({ due, fresh, retake }) => {
-          if (!stopped) setState((s) => (s.status === 'ready' ? { ...s, due, fresh, retake } : s));
+        void queueNow(bank).then(({ counts, retake }) => {
+          if (!stopped) setState((s) => (s.status === 'ready' ? { ...s, counts, retake } : s));
         });
       });
     });
@@ -111,9 +114,12 @@ export default function ReviewSession({ bankUrl }: Props) {
     <>
       <div className="review-head">
         {state.mode === 'review' ? (
-          <p className="muted" data-testid="review-counts">
-            {state.due} due for review, then {state.fresh} new.
-          </p>
+          <>
+            <p className="muted" data-testid="review-counts">
+              {queueSentence(state.counts, Date.now(), navigator.language)}
+            </p>
+            <p className="muted">{QUEUE_WORDS}</p>
+          </>
         ) : (
           <p className="muted" data-testid="review-counts">
             {state.retake} questions you got wrong and have not got right since.

@@ -1,25 +1,22 @@
 /**
  * End of a quiz, summary first: score, time, the score by topic and where the mistakes went in the
- * review schedule ("3 mistakes added to your review queue, next review today at 18:05", read from the
- * store's FSRS schedule once the answers are recorded); the actions (Retake, New quiz, Review) above
- * and below; then every question with its explanation, each collapsed in a <details>.
+ * review schedule ("3 mistakes added to your review queue as learning: the first back today at 18:05, …",
+ * read from the store's FSRS schedule once the answers are recorded; the words are src/lib/review-counts.ts's,
+ * as on Review and Home); the actions (Retake, New quiz, Review) above and below; then every question with its
+ * explanation, each collapsed in a <details>, a mistake saying when it is back in review.
  * Loaded by the Quiz only when a quiz ends (its own chunk).
  */
 import { useEffect, useRef, useState } from 'react';
 import type { QuizQuestion } from '../lib/quiz.ts';
 import type { Answer } from '../lib/quiz-session.ts';
 import type { AnswerDetail } from '../lib/events.ts';
-import {
-  formatDuration,
-  mistakesScheduled,
-  mistakesSentence,
-  plainText,
-  reviewWhen,
-  topicBreakdown,
-} from '../lib/quiz-results.ts';
+import { formatDuration, mistakesScheduled, reviewWhen, topicBreakdown } from '../lib/quiz-results.ts';
+import { mistakesSentence } from '../lib/review-counts.ts';
 import { progressStore } from '../client/progress-boot.ts';
 import { TOPICS } from '../schemas/topics.ts';
 import { Feedback } from './Feedback.tsx';
+import { Prompt } from './Prompt.tsx';
+import { promptParts } from '../lib/prompt-lead.ts';
 import { withBase } from '../lib/base-path.ts';
 
 interface Props {
@@ -33,9 +30,9 @@ interface Props {
 
 const topicTitle = (id: string) => TOPICS.find((t) => t.id === id)?.title ?? id;
 
-/** "3 mistakes added to your review queue, next review …", once the store has scheduled them; '' before. */
-function useReviewNote(wrong: readonly Answer[]): string {
-  const [note, setNote] = useState('');
+/** Where the mistakes went: the results' line and when each is back, once the store has scheduled them; '' before. */
+function useReviewNote(wrong: readonly Answer[]): { note: string; back: Map<string, string> } {
+  const [note, setNote] = useState({ note: '', back: new Map<string, string>() });
   useEffect(() => {
     if (wrong.length === 0) return;
     let stop: (() => void) | null = null;
@@ -45,8 +42,13 @@ function useReviewNote(wrong: readonly Answer[]): string {
         if (!live) return;
         stop = p.watchProgress((s) => {
           const r = mistakesScheduled(s.schedule.questions, wrong);
-          if (r.status === 'scheduled')
-            setNote(mistakesSentence(r.count, reviewWhen(r.nextReviewMs, Date.now(), navigator.language)));
+          if (r.status !== 'scheduled') return;
+          const now = Date.now();
+          const when = (ms: number) => reviewWhen(ms, now, navigator.language);
+          setNote({
+            note: mistakesSentence(r.count, when(r.nextReviewMs), when(r.lastReviewMs)),
+            back: new Map([...r.backMs].map(([id, ms]) => [id, when(ms)])),
+          });
         });
       },
       () => undefined, // the store's chunk did not load (offline, not cached): say nothing rather than guess
@@ -79,16 +81,22 @@ function Actions({ onRetake, links, review }: Pick<Props, 'onRetake' | 'links'> 
   );
 }
 
-function Explained({ question, answer }: { question: QuizQuestion; answer: Answer }) {
+/**
+ * One question, collapsed: its first line in the list (inline code kept), and when opened the rest of its
+ * prompt as the quiz showed it (a scenario's table preformatted, once), then the feedback.
+ */
+function Explained({ question, answer, back }: { question: QuizQuestion; answer: Answer; back?: string | undefined }) {
+  const { leadHtml, restHtml } = promptParts(question.promptHtml, question.scenario);
   return (
     <li>
       <details>
         <summary>
           <span className="sr-only">{answer.correct ? 'Right: ' : 'Wrong: '}</span>
-          {plainText(question.promptHtml)}
+          <span dangerouslySetInnerHTML={{ __html: leadHtml }} />
         </summary>
-        <div dangerouslySetInnerHTML={{ __html: question.promptHtml }} />
+        {restHtml && <Prompt html={restHtml} />}
         <Feedback question={question} answer={answer} />
+        {back && <p data-testid="back-in-review">Back in review {back} (learning).</p>}
         <p className="muted">
           From <a href={withBase(`/cards/${question.cardId}/`)}>{question.cardTitle}</a> · source:{' '}
           <a href={question.source.url}>{question.source.title}</a>
@@ -112,7 +120,7 @@ export function Summary({ questions, answers, durationMs, onRetake, links, conte
   const wrong = asked.filter((q) => !answerTo.get(q.id)!.correct);
   const right = asked.filter((q) => answerTo.get(q.id)!.correct);
   const [wrongAnswers] = useState(() => answers.filter((a) => !a.correct));
-  const note = useReviewNote(wrongAnswers);
+  const { note, back } = useReviewNote(wrongAnswers);
   const topics = topicBreakdown(questions, answers);
   const actions = <Actions onRetake={onRetake} links={links} review={context !== 'review' && context !== 'retake'} />;
   return (
@@ -152,7 +160,7 @@ export function Summary({ questions, answers, durationMs, onRetake, links, conte
           <h4>Your mistakes ({wrong.length})</h4>
           <ol className="mistakes" data-testid="mistakes">
             {wrong.map((q) => (
-              <Explained key={q.id} question={q} answer={answerTo.get(q.id)!} />
+              <Explained key={q.id} question={q} answer={answerTo.get(q.id)!} back={back.get(q.id)} />
             ))}
           </ol>
         </>

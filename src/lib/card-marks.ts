@@ -74,3 +74,27 @@ export function marksFor(fact: CardFact | undefined, questionCount: number, nowM
   if (due) marks.push('due');
   return marks;
 }
+
+/** A mark a list shows: a card's, or a lab's "completed" (the labs list). */
+export type ListMark = CardMark | 'completed';
+
+/** Each mark's words: read by screen readers and shown in its badge (its symbol comes from global.css). */
+export const MARK_LABELS: Record<ListMark, string> = {
+  read: 'Read',
+  mastered: 'Mastered',
+  due: 'Due for review',
+  completed: 'Completed',
+};
+
+/**
+ * The marks' HTML: their words once for screen readers, then a badge each, hidden from screen readers so nothing is
+ * read twice. Words and a symbol, never colour alone.
+ * @example marksHtml(['completed']) // '<span class="sr-only">Completed.</span><span class="mark" data-mark="completed" aria-hidden="true">Completed</span>'
+ */
+export function marksHtml(marks: readonly ListMark[]): string {
+  if (!marks.length) return '';
+  return (
+    `<span class="sr-only">${marks.map((m) => MARK_LABELS[m]).join(', ')}.</span>` +
+    marks.map((m) => `<span class="mark" data-mark="${m}" aria-hidden="true">${MARK_LABELS[m]}</span>`).join('')
+  );
+}

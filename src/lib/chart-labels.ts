@@ -52,3 +52,35 @@ export function placeThresholdLabels(
   }
   return out;
 }
+
+/** Steps a time axis ticks at, in seconds: round numbers to read (1, 2, 5, 10, 15, 30 s, then whole minutes). */
+export const TIME_STEPS_S = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600] as const;
+
+/**
+ * Where a time axis from `minS` to `maxS`, drawn `widthPx` wide, puts its ticks: every multiple of the smallest
+ * step of TIME_STEPS_S that leaves `minGapPx` between labels (whole hours past the last step).
+ * @example timeTicks(0, 8, 300) // [0, 2, 4, 6, 8]
+ */
+export function timeTicks(minS: number, maxS: number, widthPx: number, minGapPx = 50): number[] {
+  const span = maxS - minS;
+  if (!(span > 0) || !(widthPx > 0)) return Number.isFinite(minS) ? [Math.ceil(minS)] : [];
+  const need = (span * minGapPx) / widthPx; // seconds between ticks at the least
+  const last = TIME_STEPS_S[TIME_STEPS_S.length - 1]!;
+  const step = TIME_STEPS_S.find((s) => s >= need) ?? Math.ceil(need / last) * last;
+  const ticks: number[] = [];
+  for (let t = Math.ceil(minS / step) * step; t <= maxS + 1e-9; t += step) ticks.push(t);
+  return ticks;
+}
+
+/** A time tick's label: "30 s". @example timeTickLabel(30) // "30 s" */
+export function timeTickLabel(seconds: number): string {
+  return `${Math.round(seconds)} s`;
+}
+
+/**
+ * uPlot legend markers that read as a key, not as checkboxes: no outline (width 0), filled with the series'
+ * colour; src/styles/lab.css shapes them as a short thick line. `colorOf(i)` is series i's colour (0 = first).
+ */
+export function lineLegendMarkers(colorOf: (i: number) => string) {
+  return { show: true, width: 0, dash: 'solid', fill: (_u: unknown, seriesIdx: number) => colorOf(seriesIdx - 1) };
+}

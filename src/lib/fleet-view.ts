@@ -95,10 +95,44 @@ export function groupFleet(gpus: readonly FleetGpuJson[], by: GroupBy): FleetGro
 }
 
 /** The state a GPU spent most of the window in, or null when it reported nothing. */
-export function mainState(g: FleetGpuJson): string | null {
+export function mainState(g: Pick<FleetGpuJson, 'hours'>): string | null {
   let best: string | null = null;
   for (const [k, v] of Object.entries(g.hours)) if (v > 0 && (best === null || v > g.hours[best]!)) best = k;
   return best;
+}
+
+/**
+ * How far back the verdict now reads, in words. @example lastWords(300) // "the last 5 minutes"
+ * @example lastWords(null) // "now"
+ */
+export function lastWords(liveS: number | null): string {
+  if (liveS === null) return 'now';
+  if (liveS === 60) return 'the last minute';
+  if (liveS >= 120 && liveS % 60 === 0) return `the last ${liveS / 60} minutes`;
+  return `the last ${liveS} s`;
+}
+
+/**
+ * A GPU's state over the window beside its verdict now, in one phrase: "mostly X" where they agree (a job that did
+ * not change); where they differ, both, with why: the hours are the whole window, the verdict only its last
+ * minutes (`liveS` seconds, the report's `window.liveS`), so the job changed within the window.
+ *
+ * @example nowAndWindowText({ verdict: { kind: 'idle' }, hours: { idle: 1 } }, 300) // "mostly Idle (nothing held)"
+ * @example nowAndWindowText({ verdict: { kind: 'data-starvation' }, hours: { 'idle-allocated': 0.8, 'data-starvation': 0.2 } }, 60) // "Idle but allocated for most of the window (80% of its hours); Starved of input data in the last minute: it changed within the window"
+ */
+export function nowAndWindowText(
+  g: Pick<FleetGpuJson, 'hours'> & { verdict: { kind: string } },
+  liveS: number | null,
+): string {
+  const main = mainState(g);
+  if (main === null) return '';
+  const name = (k: string) => STATE_NAMES[k] ?? k;
+  if (main === g.verdict.kind) return `mostly ${name(main)}`;
+  const all = Object.values(g.hours).reduce((a, b) => a + b, 0);
+  const share = Math.round((100 * (g.hours[main] ?? 0)) / all);
+  // "Can't tell" now is no change of the job: the verdict's own evidence says what the last minutes lack.
+  const why = g.verdict.kind === 'cant-tell' ? '' : ': it changed within the window';
+  return `${name(main)} for most of the window (${share}% of its hours); ${name(g.verdict.kind)} in ${lastWords(liveS)}${why}`;
 }
 
 /** "$1,234" for a cost, or "" without a price. @example formatUsd(1234.4) // "$1,234" */

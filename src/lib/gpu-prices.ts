@@ -90,6 +90,17 @@ export function defaultPriceFor(modelName: string): GpuPrice | null {
   return (spec && GPU_PRICES[spec.id]) ?? null;
 }
 
+/** Hours in an average month (365 × 24 / 12, rounded): what "a month" of GPU time costs, everywhere. */
+export const HOURS_PER_MONTH = 730;
+
+/**
+ * What a month of a GPU at `share` of the time costs at price `p`, as text.
+ * @example monthlyCostText(GPU_PRICES['h100-sxm']) // "$2,913"
+ */
+export function monthlyCostText(p: GpuPrice, share = 1): string {
+  return `$${Math.round(share * HOURS_PER_MONTH * p.usdPerGpuHour).toLocaleString('en-US')}`;
+}
+
 /** "$3.99/GPU-hour, Lambda (lambda.ai/instances), read 2026-09-20": a default with its source, for a label. */
 export function describePrice(p: GpuPrice): string {
   return `$${p.usdPerGpuHour}/GPU-hour, ${p.provider} list price (${p.sourceUrl.replace(/^https:\/\/(www\.)?/, '')}), read ${p.readOn}`;

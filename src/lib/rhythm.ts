@@ -4,7 +4,9 @@
  * the rules; src/store/rhythm.ts keeps it on the device.
  *
  * Stored shape (v1), JSON:
- *   { v: 1, goal: DailyGoal, dayStarts: [{ fromAt, hour }, ...], milestones: [{ days, shownDay, dismissed }] }
+ *   { v: 1, goal: DailyGoal, goalChosen?: true, dayStarts: [{ fromAt, hour }, ...], milestones: [{ days, shownDay, dismissed }] }
+ * - `goalChosen`: the learner picked the goal (home asks once, src/components/DailyGoal.astro); absent until then,
+ *   and in records written before it existed (a goal other than the default counts as chosen).
  * - `dayStarts`: every hour chosen, oldest first; each applies to events from `fromAt` (epoch ms) on,
  *   so a new choice never moves an earlier event to another day: past streaks and history stay as
  *   they were counted. The first entry (`fromAt` 0) is midnight, the rule before there was a choice.
@@ -18,6 +20,7 @@
  *   its rule (src/lib/streak-rules.ts), which is also the default goal.
  */
 import { ANSWERS_PER_DAY, dayNumber, MS_PER_DAY, type DayTally } from './streak-rules.ts';
+import { clockTime, hourOfDay } from './locale.ts';
 
 /** The goals a learner can pick. */
 export const DAILY_GOALS = ['streak-rule', 'read-1', 'answer-10', 'answer-20'] as const;
@@ -25,7 +28,7 @@ export type DailyGoal = (typeof DAILY_GOALS)[number];
 
 /** How each goal reads in the settings. */
 export const GOAL_LABELS: Record<DailyGoal, string> = {
-  'streak-rule': `Read a card or answer ${ANSWERS_PER_DAY} questions (the streak rule)`,
+  'streak-rule': `Read a card or answer ${ANSWERS_PER_DAY} questions`,
   'read-1': 'Read 1 card',
   'answer-10': 'Answer 10 questions',
   'answer-20': 'Answer 20 questions',
@@ -33,6 +36,16 @@ export const GOAL_LABELS: Record<DailyGoal, string> = {
 
 /** A new learner's day starts at 4:00, as Anki's does: a late-night session still counts for the evening's day. */
 export const DEFAULT_DAY_START_HOUR = 4;
+
+/**
+ * A day-start hour as the settings list it, in the locale's clock ("4:00 AM" or "04:00") and saying which is midnight
+ * and which the default.
+ * @example dayStartLabel(4, 'en-GB') // "04:00 (default, as Anki)"
+ */
+export function dayStartLabel(hour: number, locale?: string | null): string {
+  const notes = `${hour === 0 ? ' (midnight)' : ''}${hour === DEFAULT_DAY_START_HOUR ? ' (default, as Anki)' : ''}`;
+  return `${hourOfDay(hour, locale)}${notes}`;
+}
 /** Streak lengths that earn a quiet note, once each. */
 export const MILESTONES = [7, 30, 100] as const;
 /** At most this many hour changes are kept (the oldest are merged into their successor's start). */
@@ -56,6 +69,8 @@ export interface MilestoneNote {
 export interface Rhythm {
   v: 1;
   goal: DailyGoal;
+  /** The learner picked the goal (home asks until then). */
+  goalChosen?: true;
   dayStarts: DayStart[];
   milestones: MilestoneNote[];
 }
@@ -95,9 +110,11 @@ export function parseRhythm(text: string | null): Rhythm | null {
       typeof m['dismissed'] !== 'boolean'
     )
       return null;
+  if (x['goalChosen'] !== undefined && x['goalChosen'] !== true) return null;
   return {
     v: 1,
     goal: goal as DailyGoal,
+    ...(x['goalChosen'] === true ? { goalChosen: true as const } : {}),
     dayStarts: dayStarts.map((d: DayStart) => ({ fromAt: d.fromAt, hour: d.hour })),
     milestones: milestones.map((m: MilestoneNote) => ({ days: m.days, shownDay: m.shownDay, dismissed: m.dismissed })),
   };
@@ -171,8 +188,15 @@ export function withDayStartHour(r: Rhythm, hour: number, now: number, offsetMin
 export function withGoal(r: Rhythm, goal: DailyGoal): Rhythm {
   if (!DAILY_GOALS.includes(goal))
     throw new RangeError(`Unknown daily goal "${goal}". Use one of: ${DAILY_GOALS.join(', ')}.`);
-  return { ...r, goal };
+  return { ...r, goal, goalChosen: true };
 }
+
+/**
+ * Whether the learner has picked a daily goal (home asks until then). A record from before the question existed
+ * with a goal other than the default was picked too.
+ */
+export const goalWasChosen = (r: Pick<Rhythm, 'goal' | 'goalChosen'>): boolean =>
+  r.goalChosen === true || r.goal !== 'streak-rule';
 
 /** Today's progress toward the goal, from today's tally (src/lib/streak.ts `tallyOf`). */
 export interface GoalProgress {
@@ -242,4 +266,21 @@ export function milestoneText(days: number): string {
 /** The local day (days since 1970-01-01) of `at` at UTC offset `offsetMin`, under the rhythm. */
 export function rhythmDay(r: Rhythm, at: number, offsetMin: number): number {
   return dayNumber(at, offsetMin, dayStartHourAt(r, at));
+}
+
+/**
+ * What the settings say about when a day starts, true for this learner now: a change still pending (the first
+ * visit's move to 4:00, or a new choice) says until when the old hour holds, so practice at 1 a.m. on a first
+ * visit is not promised to count for the evening before when it does not yet.
+ * @example dayStartNote(migrateRhythm(Date.parse('2026-05-04T01:00:00'), offset), Date.parse('2026-05-04T01:00:00'), 'en-GB')
+ * // 'Today your day started at midnight, as your days so far were counted; from 5:00 today on, a new day starts at 4:00, so practice after midnight counts for the evening before.'
+ */
+export function dayStartNote(r: Rhythm, now: number, locale?: string | null): string {
+  const last = r.dayStarts[r.dayStarts.length - 1]!;
+  const hourText = (h: number) => (h === 0 ? 'midnight' : hourOfDay(h, locale));
+  const after = (h: number) => (h === 0 ? '' : ', so practice after midnight counts for the evening before');
+  if (last.fromAt <= now) return `A new day starts at ${hourText(last.hour)}${after(last.hour)}.`;
+  const before = dayStartHourAt(r, now);
+  const at = clockTime(last.fromAt, locale);
+  return `Today your day started at ${hourText(before)}, as your days so far were counted; from ${at} today on, a new day starts at ${hourText(last.hour)}${after(last.hour)}.`;
 }

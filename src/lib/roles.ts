@@ -13,9 +13,13 @@ export interface MemoryState {
   due: Date;
 }
 
-/** A role's readiness: how many of its questions the learner is likely to recall today. */
+/**
+ * A role's readiness, in words a learner can check: a question counts as soon as their latest answer to it is
+ * right, and stops counting when they get it wrong (until they get it right again). So it moves the day they
+ * answer well. FSRS still decides when each comes back; the ones whose review has come are named apart.
+ */
 export interface Readiness {
-  /** Questions in a good state: on a review interval (FSRS state Review) and not yet due. */
+  /** Questions whose latest answer was right. */
   ready: number;
   /** Questions answered at least once. */
   answered: number;
@@ -23,36 +27,51 @@ export interface Readiness {
   total: number;
   /** ready / total, 0–1 (0 for a role without questions). */
   share: number;
+  /** Of the ready ones, those on a review interval whose review has come. */
+  dueToKeep: number;
 }
 
 /**
- * Whether a question is in a good FSRS state at `now`: in the Review state (not new, learning or
- * relearning after a lapse) and not due yet. FSRS schedules the due date where predicted recall
- * falls to the requested retention (0.9 in src/lib/review.ts), so "not due" means at least 90% recall.
- * @example isReady({ state: 2, due: new Date('2026-05-10') }, Date.parse('2026-05-04')) // true
+ * Each question's latest answer, right or not, from the active answers in time order (undone ones left out).
+ * @example latestAnswers([{ questionId: 'a', correct: false }, { questionId: 'a', correct: true }]) // Map { 'a' => true }
  */
-export function isReady(card: MemoryState | undefined, now: number): boolean {
-  return card !== undefined && card.state === FSRS_REVIEW_STATE && card.due.getTime() > now;
+export function latestAnswers(answers: readonly { questionId: string; correct: boolean }[]): Map<string, boolean> {
+  const latest = new Map<string, boolean>();
+  for (const a of answers) latest.set(a.questionId, a.correct);
+  return latest;
 }
 
 /**
- * Readiness for a role with these question ids, from the schedule's FSRS cards at `now`.
- * @example readiness(['a', 'b'], new Map([['a', { state: 2, due: later }]]), now) // { ready: 1, answered: 1, total: 2, share: 0.5 }
+ * Whether a ready question's review has come: on a review interval (FSRS state Review) and due at `now`.
+ * @example reviewHasCome({ state: 2, due: new Date('2026-05-01') }, Date.parse('2026-05-04')) // true
+ */
+export function reviewHasCome(card: MemoryState | undefined, now: number): boolean {
+  return card !== undefined && card.state === FSRS_REVIEW_STATE && card.due.getTime() <= now;
+}
+
+/**
+ * Readiness for a role with these question ids: `latest` from `latestAnswers`, `cards` the schedule's FSRS cards.
+ * @example readiness(['a', 'b'], new Map([['a', true]]), new Map(), now) // { ready: 1, answered: 1, total: 2, share: 0.5, dueToKeep: 0 }
  */
 export function readiness(
   questionIds: readonly string[],
+  latest: ReadonlyMap<string, boolean>,
   cards: ReadonlyMap<string, MemoryState>,
   now: number,
 ): Readiness {
   let ready = 0;
   let answered = 0;
+  let dueToKeep = 0;
   for (const id of questionIds) {
-    const card = cards.get(id);
-    if (card) answered += 1;
-    if (isReady(card, now)) ready += 1;
+    const right = latest.get(id);
+    if (right === undefined) continue;
+    answered += 1;
+    if (!right) continue;
+    ready += 1;
+    if (reviewHasCome(cards.get(id), now)) dueToKeep += 1;
   }
   const total = questionIds.length;
-  return { ready, answered, total, share: total === 0 ? 0 : ready / total };
+  return { ready, answered, total, share: total === 0 ? 0 : ready / total, dueToKeep };
 }
 
 /** What the cross-file check needs of a role. */
@@ -105,10 +124,13 @@ export function drawRoleQuiz<Q extends { id: string; cardId: string }>(
 }
 
 /**
- * The readiness line a role shows.
- * @example readinessText({ ready: 3, answered: 5, total: 60, share: 0.05 }) // 'Readiness 5%: 3 of 60 questions ready, 5 answered.'
+ * The readiness line a role shows, with how it grows.
+ * @example readinessText({ ready: 3, answered: 5, total: 60, share: 0.05, dueToKeep: 0 })
+ * // 'Readiness 5%: your latest answer is right on 3 of its 60 questions (5 answered). Each question you get right counts at once; one you get wrong counts again once you get it right.'
  */
 export function readinessText(r: Readiness): string {
-  if (r.answered === 0) return `Readiness 0%: none of its ${r.total} questions answered yet.`;
-  return `Readiness ${Math.round(r.share * 100)}%: ${r.ready} of ${r.total} questions ready, ${r.answered} answered.`;
+  const how = 'Each question you get right counts at once; one you get wrong counts again once you get it right.';
+  if (r.answered === 0) return `Readiness 0%: none of its ${r.total} questions answered yet. ${how}`;
+  const keep = r.dueToKeep ? ` ${r.dueToKeep} of them ${r.dueToKeep === 1 ? 'is' : 'are'} due for review now.` : '';
+  return `Readiness ${Math.round(r.share * 100)}%: your latest answer is right on ${r.ready} of its ${r.total} questions (${r.answered} answered). ${how}${keep}`;
 }

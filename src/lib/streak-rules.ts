@@ -103,6 +103,11 @@ export interface StreakToday extends DayTally {
   currentIfTodayDone: number;
   /** Freezes held once today counts. */
   freezesIfTodayDone: number;
+  /**
+   * The six days before `day`, oldest first, as the week strip shows them (src/lib/streak.ts `DayStatus`), so home
+   * can draw the week before the store loads; absent in summaries from the write path's first day or older caches.
+   */
+  weekBefore?: readonly string[];
 }
 
 /** The streak of an empty log. */

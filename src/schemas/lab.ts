@@ -4,6 +4,7 @@ import { QuestionSchema } from './question.ts';
 import { AGGS, OPS, validateCheck, type Check } from '../lib/checks.ts';
 import { isMetricId, METRIC_IDS } from '../lib/lab/metrics.ts';
 import { getScenario, SCENARIO_IDS } from '../lib/sim/index.ts';
+import { LAB_SETUP_IDS } from '../lib/diagnose/setup.ts';
 
 const kebab = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Use kebab-case, e.g. "apply-the-fix".');
 
@@ -139,8 +140,18 @@ export const LabSchema = z
     mfu: z
       .strictObject({ flopsPerToken: z.number().positive(), peakTflops: z.number().positive().optional() })
       .optional(),
-    /** For cost: the assumed price per GPU-hour used in the page's cost box. */
-    cost: z.strictObject({ usdPerGpuHour: z.number().positive() }).optional(),
+    /**
+     * Show the cost box: the idle share of the last 30 s priced at the GPU's sourced list price
+     * (src/lib/gpu-prices.ts, the fleet page's table); a lab states no price of its own.
+     */
+    cost: z.boolean({ error: '`cost` is true or false: the price comes from src/lib/gpu-prices.ts.' }).default(false),
+    /**
+     * What the workload's own setup rules out, which the lab's diagnosis then never names as the cause, e.g.
+     * `[cuda-graphs]`: the step replays as a CUDA Graph, so Python launches no kernels (src/lib/diagnose/setup.ts).
+     */
+    setup: z
+      .array(z.enum(LAB_SETUP_IDS, { error: `\`setup\` entries must be one of: ${LAB_SETUP_IDS.join(', ')}.` }))
+      .default([]),
     /** Show the roofline figure (H100 SXM) on the page. */
     roofline: z.boolean().default(false),
     /** Steps in order; passing them all completes the lab. */

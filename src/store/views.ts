@@ -48,7 +48,10 @@ export function streakCacheOf(
 ): StreakCache {
   const startHour = startAt(now);
   const day = localDay(now, tz, undefined, startHour);
-  return streakToday(streak, tallyOf(streakEvents(s), day, now, startAt), day, tz, startHour);
+  return {
+    ...streakToday(streak, tallyOf(streakEvents(s), day, now, startAt), day, tz, startHour),
+    weekBefore: streak.week.slice(0, -1).map((d) => d.status),
+  };
 }
 
 /** The events streaks count: active answers, and card reads and labs (src/lib/streak-rules.ts `countsDayAlone`). */

@@ -35,18 +35,20 @@ test('a read card is marked Read on the topics page; three days after a mistake 
   await expect(link).toHaveAccessibleName(/Read, Due for review\.$/);
 });
 
-test('home offers "Continue" with the next unread card once one is read', async ({ page }) => {
+test('home has one primary button: "Start reading", then the next unread card once one is read', async ({ page }) => {
   await page.goto('/');
   const cont = page.locator('#continue');
   await expect(page.locator('[data-read-next] li:not([hidden])').first()).toBeVisible();
-  await expect(cont).toBeHidden();
+  await expect(cont.locator('a.button:not(.secondary)')).toHaveText(['Start reading']);
   const first = await page.locator('[data-start-reading]').getAttribute('href');
   const slug = first!.split('/').at(-2)!;
   await openCardQuiz(page, slug);
   await page.goto('/');
-  await expect(cont).toBeVisible();
+  await expect(page.locator('[data-start-reading]')).toHaveCount(0); // reading has started
   const nextId = await page.locator('[data-read-next] li:not([hidden])').first().getAttribute('data-card-id');
   const go = cont.getByRole('link', { name: /^Next card: / });
+  await expect(page.locator('main a.button:not(.secondary)')).toHaveCount(1); // one filled button on the page
+  await expect(cont.locator('a.button').first()).toHaveText(/^Next card: /);
   await expect(go).toHaveAttribute('href', `/cards/${nextId}/`);
   expect(nextId).not.toBe(slug);
   // The read card is marked on home's list too, where it is shown (it left "Read next").

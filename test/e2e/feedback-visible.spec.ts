@@ -1,15 +1,21 @@
 /**
  * After answering on a phone, the feedback's heading and its first line are on screen above the
  * fixed tab bar (issue 16: at 390×844 focus moved to "Not quite" at y = 815–844, under the bar at
- * y = 791–844). Card quizzes, practice and review: the same quiz, three pages.
+ * y = 791–844), and so is "Next question" (issue 28: it was below the fold after every answer).
+ * Card quizzes, practice and review: the same quiz, three pages.
  */
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import { answerCurrent, getBank, openCardQuiz, type BankQuestion } from './progress-helpers.ts';
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
-/** Where the feedback heading and the first line of text under it are, and where the tab bar starts (px). */
-async function feedbackPlace(page: Page): Promise<{ headTop: number; lineBottom: number; barTop: number }> {
+/**
+ * Where the feedback heading and the first line of text under it are, where the tab bar starts, and where the
+ * "Next question" button is (px).
+ */
+async function feedbackPlace(
+  page: Page,
+): Promise<{ headTop: number; lineBottom: number; barTop: number; nextTop: number; nextBottom: number }> {
   return page.evaluate(() => {
     const heading = document.querySelector<HTMLElement>('.feedback h3')!;
     const walker = document.createTreeWalker(heading.parentElement!, NodeFilter.SHOW_TEXT, {
@@ -18,10 +24,13 @@ async function feedbackPlace(page: Page): Promise<{ headTop: number; lineBottom:
     });
     const range = document.createRange();
     range.selectNodeContents(walker.nextNode()!);
+    const next = document.querySelector('section.quiz .after-answer .actions .button')!.getBoundingClientRect();
     return {
       headTop: heading.getBoundingClientRect().top,
       lineBottom: range.getClientRects()[0]!.bottom,
       barTop: document.querySelector('.site-nav')!.getBoundingClientRect().top,
+      nextTop: next.top,
+      nextBottom: next.bottom,
     };
   });
 }
@@ -49,7 +58,9 @@ async function answerAndSee(page: Page, quiz: Locator, bank: BankQuestion[]): Pr
     await expect
       .poll(async () => {
         const p = await feedbackPlace(page);
-        return p.headTop >= 0 && p.lineBottom <= p.barTop ? 'visible' : `${id}: ${JSON.stringify(p)}`;
+        // The next action is on screen too, without scrolling (issue 28): "Next question" above the tab bar.
+        const nextSeen = p.nextTop >= 0 && p.nextBottom <= p.barTop;
+        return p.headTop >= 0 && p.lineBottom <= p.barTop && nextSeen ? 'visible' : `${id}: ${JSON.stringify(p)}`;
       })
       .toBe('visible');
   }

@@ -58,6 +58,16 @@ test.describe('labs with the simulator in the page', () => {
     await expect(page.locator('[data-step="add-workers"] .lab-result')).toContainText('mean GPU-Util over 10 s');
     await expect(page.locator('.lab-diagnosis')).toContainText('Data starvation');
     await expect(page.locator('.lab-chart figcaption').first()).toContainText('GPU-Util: mean');
+    // Legend swatches are short lines in the series' colour, not outlined squares that read as checkboxes.
+    const marker = await page
+      .locator('.lab-chart .u-legend .u-marker')
+      .first()
+      .evaluate((el) => {
+        const s = getComputedStyle(el);
+        return { w: el.getBoundingClientRect().width, h: el.getBoundingClientRect().height, border: s.borderTopWidth };
+      });
+    expect(marker.w).toBeGreaterThan(2 * marker.h);
+    expect(marker.border).toBe('0px');
 
     await page.getByRole('button', { name: 'Set num_workers = 8' }).click();
     await expect(step2).toHaveText('Passed', { timeout: 30_000 });

@@ -192,7 +192,7 @@ test.describe('progress on the device', () => {
     const [missed] = await answerSeries(quiz, bank, [false]);
     await page.clock.setFixedTime(t0 + 3 * DAY_MS);
     await page.goto('/review/');
-    await expect(page.getByTestId('review-counts')).toHaveText(/^1 due for review, then 10 new\.$/);
+    await expect(page.getByTestId('review-counts')).toHaveText(/^Now: 1 learning, then 10 new\.$/);
     const review = page.locator('section.quiz');
     await expect(review.locator('.prompt').first()).toHaveAttribute('id', `q-${missed}-prompt`);
     await answerCurrent(review, bank, true);
@@ -204,7 +204,7 @@ test.describe('progress on the device', () => {
     const dash = await openProgress(page);
     await expect(dash.getByTestId('total-answers')).toHaveText('1'); // the undone answer no longer counts
     await page.goto('/review/');
-    await expect(page.getByTestId('review-counts')).toHaveText(/^1 due for review/);
+    await expect(page.getByTestId('review-counts')).toHaveText(/^Now: 1 learning/);
   });
 
   test('"Retake mistakes" asks every question answered wrong and not right since', async ({ page }) => {

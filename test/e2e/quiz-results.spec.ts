@@ -34,7 +34,7 @@ test('a finished practice quiz leads with its summary, its actions and the revie
   await expect(quiz.getByRole('heading', { name: 'Results' })).toBeFocused();
   await expect(quiz.getByTestId('score')).toHaveText('24 / 30');
   await expect(quiz.getByTestId('review-note')).toHaveText(
-    '6 mistakes added to your review queue, next review today at 10:01.',
+    '6 mistakes added to your review queue as learning: back today at 10:01.',
   );
   // Summary first: the actions are on the phone's first screen of results, and again at the end.
   const retake = quiz.getByRole('button', { name: 'Retake' });

@@ -27,7 +27,7 @@ test('a practice quiz answered in part resumes in a new tab at the right questio
 
   const tab = await context.newPage();
   await tab.goto('/');
-  const resume = tab.getByTestId('resume-quiz').getByRole('link');
+  const resume = tab.locator('#continue a[data-step="resume"]');
   await expect(resume).toHaveText(['Resume Random practice quiz: 4/30']);
   await shootBothSchemes(tab, 'home-resume');
   await resume.click();
@@ -48,10 +48,10 @@ test('a card quiz in progress is offered on home until it is finished', async ({
   await answerSeries(quiz, bank, [false]);
   await expect.poll(async () => (await savedQuizzes(page)).map((q) => q.index)).toEqual([1]);
   await page.goto('/');
-  await expect(page.getByTestId('resume-quiz').getByRole('link')).toHaveText([
+  await expect(page.locator('#continue a[data-step="resume"]')).toHaveText([
     `Resume Card quiz: GPU utilization: are you wasting your most expensive resource?: 1/${total}`,
   ]);
-  await page.getByTestId('resume-quiz').getByRole('link').click();
+  await page.locator('#continue a[data-step="resume"]').click();
   const again = page.locator('section.quiz');
   await again.scrollIntoViewIfNeeded();
   await expect(again.locator('.quiz-progress')).toHaveText(`Question 2 of ${total}`);
@@ -61,8 +61,18 @@ test('a card quiz in progress is offered on home until it is finished', async ({
   // Finished: nothing left to resume.
   await page.goto('/');
   await expect(page.locator('[data-week-summary]')).not.toBeEmpty();
-  await expect(page.getByTestId('resume-quiz')).toHaveCount(0);
+  await expect(page.locator('#continue a[data-step="resume"]')).toHaveCount(0);
   expect(await savedQuizzes(page)).toEqual([]);
+
+  // Back on the card, the finished quiz shows its last score, not "Question 1"; "Practise again" starts it over.
+  await page.goto('/cards/gpu-util/');
+  const card = page.locator('section.quiz');
+  await card.scrollIntoViewIfNeeded();
+  await expect(card.getByTestId('quiz-last')).toHaveText(`Last time: ${total - 1} of ${total}`);
+  await expect(card.locator('.quiz-progress')).toHaveText(`${total} questions`);
+  await card.getByRole('button', { name: 'Practise again' }).click();
+  await expect(card.locator('.quiz-progress')).toHaveText(`Question 1 of ${total}`);
+  await expect(card.locator('.prompt').first()).toBeFocused();
 });
 
 test('a practice quiz resumes after the browser itself was closed and opened again on the same profile', async ({
@@ -93,7 +103,7 @@ test('a practice quiz resumes after the browser itself was closed and opened aga
     const second = await open();
     const again = second.pages()[0] ?? (await second.newPage());
     await again.goto('/');
-    const resume = again.getByTestId('resume-quiz').getByRole('link');
+    const resume = again.locator('#continue a[data-step="resume"]');
     await expect(resume).toHaveText(['Resume Random practice quiz: 3/30']);
     await resume.click();
     await expect(again.locator('section.quiz .quiz-progress')).toHaveText('Question 4 of 30');

@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { sampleAt, SCENARIOS } from '../../src/lib/sim/index.ts';
 import { dcgmLabelText, dcgmValues, DCGM_SERIES } from '../../src/protocol/dcgm.ts';
 import type { GpuSample, HostSample } from '../../src/protocol/metrics.ts';
-import type { BottleneckKind } from '../../src/lib/diagnose.ts';
+import type { BottleneckKind } from '../../src/lib/diagnose/index.ts';
 
 export interface SimHost {
   hostname: string;

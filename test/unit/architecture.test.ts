@@ -115,4 +115,10 @@ describe('where shared models live (issue 16, item 8)', () => {
     );
     expect(named).toEqual([]);
   });
+
+  test('the diagnosis lives in src/lib/diagnose/, as the lab and trace modules live in theirs (issue 28, item 4)', () => {
+    const loose = files.filter((f) => /^src\/lib\/diagnose[-.][^/]*$/.test(f));
+    expect(loose).toEqual([]);
+    expect(files.filter(under('src/lib/diagnose')).length).toBeGreaterThan(1);
+  });
 });

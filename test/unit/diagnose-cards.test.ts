@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import type { StreamMessage } from '../../src/protocol/metrics.ts';
-import { diagnose, type Diagnosis } from '../../src/lib/diagnose.ts';
+import { diagnose, type Diagnosis } from '../../src/lib/diagnose/index.ts';
 import { FLEET, caseMessages, fleetMessages, loadRealCases } from '../fixtures/real/convert.ts';
 import { SIM_CASES, fleetTrace, trace } from '../fixtures/sim-traces.ts';
 import { procs, windowOf } from '../fixtures/messages.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { clockEventReasonFromSmi, clockEventReasonsFromMask, CLOCK_EVENT_REASONS } from '../../src/protocol/metrics.ts';
-import { diagnose } from '../../src/lib/diagnose.ts';
+import { diagnose } from '../../src/lib/diagnose/index.ts';
 import { procs, windowOf } from '../fixtures/messages.ts';
 
 const GiB = 1024 ** 3;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { GPU_METRIC_FIELDS } from '../../src/protocol/metrics.ts';
-import { BOTTLENECK_KINDS, diagnose } from '../../src/lib/diagnose.ts';
+import { BOTTLENECK_KINDS, diagnose } from '../../src/lib/diagnose/index.ts';
 import { parseRecordingLine } from '../../server/sources/replay.ts';
 import { toNdjson } from '../../src/lib/lab/run.ts';
 import { FLEET, caseMessages, fleetMessages, loadRealCases, type RealCase } from '../fixtures/real/convert.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { diagnose } from '../../src/lib/diagnose.ts';
+import { diagnose } from '../../src/lib/diagnose/index.ts';
 import { SCENARIO_IDS } from '../../src/lib/sim/index.ts';
 import { SIM_CASES as CASES, fleetTrace, trace, type SimCase as Case } from '../fixtures/sim-traces.ts';
 import { FLEET } from '../fixtures/real/convert.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { groupFleet, mainState, type FleetGpuJson } from '../../src/lib/fleet-view.ts';
+import { groupFleet, mainState, nowAndWindowText, type FleetGpuJson } from '../../src/lib/fleet-view.ts';
 
 const gpu = (hostname: string, g: number, wastefulHours: number, extra: Partial<FleetGpuJson> = {}): FleetGpuJson => ({
   instance: `${hostname}:9400`,
@@ -39,5 +39,36 @@ describe('the fleet page grouping', () => {
   test('the main state is the one with the most hours; none when nothing was reported', () => {
     expect(mainState(gpu('a', 0, 0.7))).toBe('idle');
     expect(mainState({ ...gpu('a', 0, 0), hours: {} })).toBeNull();
+  });
+});
+
+describe('the verdict now beside the hours over the window (issue 28)', () => {
+  const starvedNow = {
+    kind: 'data-starvation',
+    title: 'Data starvation',
+    confidence: 'medium',
+    evidence: [],
+    next: '',
+    cardId: 'x',
+  };
+
+  test('where they agree, one state: "mostly" it', () => {
+    const g = gpu('a', 0, 1, { verdict: starvedNow, hours: { 'data-starvation': 0.95, 'compute-bound': 0.05 } });
+    expect(nowAndWindowText(g, 300)).toBe('mostly Starved of input data');
+  });
+
+  test('where they differ, both are named with the span each covers, and why', () => {
+    const g = gpu('a', 0, 1, { verdict: starvedNow, hours: { 'idle-allocated': 0.75, 'data-starvation': 0.25 } });
+    const text = nowAndWindowText(g, 300);
+    expect(text).toMatch(/^Idle but allocated for most of the window \(75% of its hours\)/);
+    expect(text).toMatch(/Starved of input data in the last 5 minutes: it changed within the window$/);
+    expect(text).not.toMatch(/^mostly/);
+  });
+
+  test('"can\'t tell" now is not called a change of the job', () => {
+    const g = gpu('a', 0, 1, { verdict: { ...starvedNow, kind: 'cant-tell' }, hours: { 'idle-allocated': 1 } });
+    expect(nowAndWindowText(g, 60)).toBe(
+      "Idle but allocated for most of the window (100% of its hours); Can't tell in the last minute",
+    );
   });
 });

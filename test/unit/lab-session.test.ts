@@ -25,6 +25,7 @@ function labFile(id: string): SessionLab & { id: string } {
   return {
     id,
     mfu: d.mfu ? { flopsPerToken: d.mfu.flopsPerToken, peakTflops: d.mfu.peakTflops ?? null } : null,
+    setup: d.setup,
     steps: d.steps.map((s) => ({
       id: s.id,
       title: s.title,
@@ -261,5 +262,21 @@ describe('createLabSession', () => {
     off();
     model.dispatch({ type: 'speed', speed: 2 });
     expect(calls).toBe(1);
+  });
+});
+
+describe("the lab's diagnosis and the lab's own setup (issue 28)", () => {
+  test('busy-in-time replays its step as a CUDA Graph: its verdict never names kernel launches from Python', () => {
+    const busy = labFile('busy-in-time');
+    let s = labReducer(busy, newLabSession(), { type: 'restart', at: T0 });
+    const said: string[] = [];
+    for (let i = 0; i < 80; i++) {
+      const p = simPlay(busy, s);
+      s = labReducer(busy, s, { type: 'message', message: simMessage(p.scenario, i * 500, 'lab', p.knobs, i, T0) });
+      const d = s.diagnosis;
+      if (d) said.push(d.title, ...d.evidence, d.next, d.decide ?? '');
+    }
+    expect(s.diagnosis?.kind).toBe('small-kernels');
+    expect(said.join('\n')).not.toMatch(/launching kernels|launch overhead|launch gaps/);
   });
 });

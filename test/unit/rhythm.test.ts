@@ -2,7 +2,9 @@ import { describe, expect, test } from 'vitest';
 import {
   currentDayStartHour,
   dayStartAt,
+  dayStartNote,
   goalProgress,
+  goalWasChosen,
   migrateRhythm,
   milestoneDismissed,
   milestoneShown,
@@ -189,5 +191,46 @@ describe('milestone notes at 7, 30 and 100 days', () => {
     expect(r.milestones.map((m) => m.days).sort((a, b) => a - b)).toEqual([7, 30]);
     expect(milestoneToShow(r, 99, 154)).toBeNull();
     expect(milestoneToShow(r, 100, 155)).toBe(100);
+  });
+});
+
+describe('the daily goal is asked once', () => {
+  const fresh = migrateRhythm(Date.parse('2026-05-04T12:00:00Z'), 0);
+  test('a new learner has not chosen; picking any goal, the default included, counts as chosen and is kept', () => {
+    expect(goalWasChosen(fresh)).toBe(false);
+    const picked = withGoal(fresh, 'streak-rule');
+    expect(goalWasChosen(picked)).toBe(true);
+    expect(parseRhythm(JSON.stringify(picked))).toEqual(picked);
+  });
+  test('a record from before the question, with a goal picked on /progress/, is not asked again', () => {
+    const old = { ...fresh, goal: 'answer-20' as const };
+    expect(goalWasChosen(parseRhythm(JSON.stringify(old))!)).toBe(true);
+  });
+  test('a goalChosen that is not true is refused (the rhythm is migrated, the log untouched)', () => {
+    expect(parseRhythm(JSON.stringify({ ...fresh, goalChosen: 'yes' }))).toBeNull();
+  });
+});
+
+describe('what the settings say about the day start is true now', () => {
+  test('a first visit at 1 a.m.: today started at midnight, 4:00 from the switch on (not "counts for the evening")', () => {
+    const now = new Date(2026, 4, 4, 1, 0).getTime(); // local 01:00
+    const offset = -new Date(now).getTimezoneOffset();
+    const r = migrateRhythm(now, offset);
+    const note = dayStartNote(r, now, 'en-GB');
+    expect(note).toBe(
+      'Today your day started at midnight, as your days so far were counted; from 05:00 today on, a new day starts at 04:00, so practice after midnight counts for the evening before.',
+    );
+    // And it is what the streak rules do: 01:00 today is today's day, not yesterday's.
+    expect(dayStartAt(r)(now)).toBe(0);
+  });
+  test('once the switch has passed, one plain sentence', () => {
+    const now = new Date(2026, 4, 4, 1, 0).getTime();
+    const r = migrateRhythm(now, -new Date(now).getTimezoneOffset());
+    expect(dayStartNote(r, now + 6 * 3_600_000, 'en-GB')).toBe(
+      'A new day starts at 04:00, so practice after midnight counts for the evening before.',
+    );
+    expect(dayStartNote(withDayStartHour(r, 0, now + 30 * 3_600_000, 0), now + 60 * 3_600_000)).toBe(
+      'A new day starts at midnight.',
+    );
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { createEmptyCard, fsrs, Rating } from 'ts-fsrs';
-import { checkRoles, drawRoleQuiz, isReady, readiness, readinessText } from '../../src/lib/roles.ts';
+import { checkRoles, drawRoleQuiz, latestAnswers, readiness, readinessText } from '../../src/lib/roles.ts';
 import { RoleSchema } from '../../src/schemas/role.ts';
 import { loadDeck } from '../../src/data/load-deck-files.ts';
 
@@ -10,34 +10,49 @@ const NOW = Date.parse('2026-05-04T10:00:00Z');
 const DAY = 86_400_000;
 
 describe('readiness', () => {
-  test('counts only questions on a review interval and not yet due', () => {
-    const cards = new Map([
-      ['due-later', { state: 2, due: new Date(NOW + 3 * DAY) }],
-      ['overdue', { state: 2, due: new Date(NOW - DAY) }],
-      ['learning', { state: 1, due: new Date(NOW + 600_000) }],
-      ['relearning', { state: 3, due: new Date(NOW + 600_000) }],
-    ]);
-    const r = readiness(['due-later', 'overdue', 'learning', 'relearning', 'never'], cards, NOW);
-    expect(r).toEqual({ ready: 1, answered: 4, total: 5, share: 0.2 });
-  });
-
-  test('a question answered right on three days in a row is ready; one answered wrong last is not', () => {
+  test('moves the day the learner answers well: a first right answer counts at once', () => {
+    // Before: only FSRS review-state questions counted, so 37 answers read 1–5%. A right answer to a new
+    // question leaves it in FSRS learning, and it counts now all the same.
     const f = fsrs({ request_retention: 0.9, enable_fuzz: false });
-    let good = createEmptyCard(NOW - 3 * DAY);
-    for (let d = 3; d >= 1; d--) good = f.next(good, NOW - d * DAY, Rating.Good).card;
-    const lapsed = f.next(good, NOW - 1000, Rating.Again).card;
-    expect(isReady(good, NOW)).toBe(true);
-    expect(isReady(lapsed, NOW)).toBe(false);
-    expect(readiness(['q'], new Map([['q', good]]), NOW).share).toBe(1);
+    const fresh = f.next(createEmptyCard(NOW - 60_000), NOW - 60_000, Rating.Good).card;
+    const cards = new Map([['q1', fresh]]);
+    const r = readiness(['q1', 'q2'], latestAnswers([{ questionId: 'q1', correct: true }]), cards, NOW);
+    expect(r).toMatchObject({ ready: 1, answered: 1, total: 2, share: 0.5 });
   });
 
-  test('an empty role is 0%, and the text says when nothing is answered yet', () => {
-    expect(readiness([], new Map(), NOW).share).toBe(0);
-    expect(readinessText(readiness(['a', 'b'], new Map(), NOW))).toBe(
-      'Readiness 0%: none of its 2 questions answered yet.',
+  test('a wrong latest answer takes a question off until it is right again', () => {
+    const latest = latestAnswers([
+      { questionId: 'a', correct: true },
+      { questionId: 'b', correct: true },
+      { questionId: 'a', correct: false },
+      { questionId: 'b', correct: false },
+      { questionId: 'b', correct: true },
+    ]);
+    expect(readiness(['a', 'b', 'c'], latest, new Map(), NOW)).toMatchObject({ ready: 1, answered: 2, total: 3 });
+  });
+
+  test('ready questions whose review has come are named apart, and still count', () => {
+    const cards = new Map([
+      ['due', { state: 2, due: new Date(NOW - DAY) }],
+      ['later', { state: 2, due: new Date(NOW + 3 * DAY) }],
+      ['learning', { state: 1, due: new Date(NOW - DAY) }],
+    ]);
+    const latest = new Map([
+      ['due', true],
+      ['later', true],
+      ['learning', true],
+    ]);
+    const r = readiness(['due', 'later', 'learning', 'x'], latest, cards, NOW);
+    expect(r).toEqual({ ready: 3, answered: 3, total: 4, share: 0.75, dueToKeep: 1 });
+    expect(readinessText(r)).toBe(
+      'Readiness 75%: your latest answer is right on 3 of its 4 questions (3 answered). Each question you get right counts at once; one you get wrong counts again once you get it right. 1 of them is due for review now.',
     );
-    expect(readinessText({ ready: 3, answered: 5, total: 60, share: 0.05 })).toBe(
-      'Readiness 5%: 3 of 60 questions ready, 5 answered.',
+  });
+
+  test('an empty role is 0%, and the text says when nothing is answered yet and how it grows', () => {
+    expect(readiness([], new Map(), new Map(), NOW).share).toBe(0);
+    expect(readinessText(readiness(['a', 'b'], new Map(), new Map(), NOW))).toBe(
+      'Readiness 0%: none of its 2 questions answered yet. Each question you get right counts at once; one you get wrong counts again once you get it right.',
     );
   });
 });

@@ -82,10 +82,10 @@ describe('WebKit (Safari engine): a quiz in progress resumes', { timeout: 120_00
     const label = await waitInPage<string>(
       d,
       'the resume link on home',
-      `return document.querySelector('[data-testid="resume-quiz"] a')?.textContent`,
+      `return document.querySelector('#continue a[data-step="resume"]')?.textContent`,
     );
     assert.equal(label, 'Resume Random practice quiz: 3/30');
-    await d.executeScript(`document.querySelector('[data-testid="resume-quiz"] a').click()`);
+    await d.executeScript(`document.querySelector('#continue a[data-step="resume"]').click()`);
     await waitInPage(
       d,
       'the quiz at question 4',

@@ -42,9 +42,14 @@ export const figure: FigureDef = {
       text(x0 + w, 84, `idle ${pct(idle)}`, 'fig-t fig-s', 'end') +
       text(x0, 124, `Idle: ${fmt(r.idleGpuHours)} GPU-hours`, 'fig-t fig-big') +
       text(x0, 156, `${usd(r.idleDollars)} a month for nothing`, 'fig-t fig-big');
+    const who = `${fmt(gpus)} ${gpus === 1 ? 'GPU' : 'GPUs'}`;
+    const waste = gpus === 1 ? 'wastes' : 'waste';
     const readout =
-      `${fmt(gpus)} GPUs idle ${pct(idle)} of a 30-day month waste ${fmt(r.idleGpuHours)} GPU-hours: ` +
-      `${usd(r.idleDollars)} at $${price.toFixed(2)} per GPU-hour.`;
+      r.idleGpuHours > 0
+        ? `${who} idle ${pct(idle)} of a 30-day month ${waste} ${fmt(r.idleGpuHours)} GPU-hours: ` +
+          `${usd(r.idleDollars)} at $${price.toFixed(2)} per GPU-hour.`
+        : `${who} busy all of a 30-day month ${waste} nothing: all ${fmt(r.paidGpuHours)} GPU-hours ` +
+          `(${usd(r.paidDollars)} at $${price.toFixed(2)} per GPU-hour) do work.`;
     return { svg, readout };
   },
 };

@@ -128,12 +128,17 @@ export const figure: FigureDef = {
       `<polyline class="fig-line" points="${pts.join(' ')}"/>` +
       text(x0, 166, '0 s', 'fig-t fig-s') +
       text(x0 + w, 166, '3 s', 'fig-t fig-s', 'end');
+    // "More prefetch would help" only where the model says one more batch per worker raises GPU-Util.
+    const unevenCost = r.gpuUtil < best.gpuUtil - 0.01;
+    const morePrefetch = unevenCost && loaderLongRun(workers, cpuMs, gpuMs, prefetch + 1, 1).gpuUtil > r.gpuUtil;
     const limit =
       r.gpuUtil > 0.995
         ? 'the GPU is the limit'
-        : r.gpuUtil < best.gpuUtil - 0.01
+        : morePrefetch
           ? 'more prefetch would help'
-          : 'the loader is the limit';
+          : unevenCost
+            ? `the slow batches hold it under the ${pct(best.gpuUtil)} these workers manage on average`
+            : 'the loader is the limit';
     const readout =
       `A batch reaches the GPU every ${fmt(r.stepMs)} ms on average and trains for ${fmt(gpuMs)} ms: ` +
       `GPU-Util about ${pct(r.gpuUtil)}, ${fmt(r.samplesPerSec)} samples/s; ${limit}.`;

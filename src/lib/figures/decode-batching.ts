@@ -102,7 +102,9 @@ export const figure: FigureDef = {
     const bound = r.memMs >= r.computeMs ? 'memory-bound' : 'compute-bound';
     const readout =
       `At batch ${fmt(batch)} a decode step takes at least ${fmt(r.stepMs)} ms (${bound} against the ${r.computeDtype.toUpperCase()} peak): ` +
-      `${fmt(r.tokensPerSec)} tokens/s in all, ${fmt(1000 / r.stepMs)} per sequence.`;
+      (batch > 1
+        ? `${fmt(r.tokensPerSec)} tokens/s in all, ${fmt(1000 / r.stepMs)} per sequence.`
+        : `${fmt(r.tokensPerSec)} tokens/s for its one sequence.`);
     return { svg, readout };
   },
 };

@@ -18,6 +18,18 @@ export function sliderPosition(c: Extract<Control, { kind: 'range' }>, value: nu
   return c.log ? Math.log10(value) : value;
 }
 
+/**
+ * How far along its track a slider's value sits, as a CSS length ("37.5%"): the filled part of the track, drawn by
+ * figures.css from `--fill` so it shows in light and dark alike (browsers' own filled track does not in every theme).
+ * @example sliderFill({ kind: 'range', id: 'n', label: 'n', unit: '', min: 0, max: 8, step: 1, value: 3 }, 3) // "37.5%"
+ */
+export function sliderFill(c: Extract<Control, { kind: 'range' }>, value: number): string {
+  const lo = sliderPosition(c, c.min);
+  const span = sliderPosition(c, c.max) - lo;
+  const share = span > 0 ? Math.min(1, Math.max(0, (sliderPosition(c, value) - lo) / span)) : 0;
+  return `${Number((share * 100).toFixed(2))}%`;
+}
+
 function controlHtml(c: Control, value: number | string, id: string): string {
   const out = `<output id="${id}-o" for="${id}">${esc(valueText(c, value))}</output>`;
   // The unit is in the value beside the label and in aria-valuetext (read with the value), not repeated here.
@@ -35,12 +47,15 @@ function controlHtml(c: Control, value: number | string, id: string): string {
   return (
     `<div class="fig-control"><div class="fig-label">${label}${out}</div>` +
     `<input type="range" id="${id}" data-control="${c.id}" min="${lo}" max="${hi}" step="${step}" value="${pos}" ` +
+    `style="--fill:${sliderFill(c, Number(value))}" ` +
     `aria-valuetext="${esc(valueText(c, value))}" disabled></div>`
   );
 }
 
 /**
- * The figure's HTML. `uid` makes element ids unique on the page.
+ * The figure's HTML. `uid` makes element ids unique on the page. The readout (the caption that follows the values)
+ * is redrawn on every move; screen readers hear it from the polite live region `.fig-live`, which the script fills
+ * only when a change is made (a slider let go or stepped, a choice picked), not on every tick of a drag.
  * @example figureHtml(FIGURES['roofline'], values, 'fig-1') // '<figure class="fig" data-figure="roofline" …'
  */
 export function figureHtml(figure: FigureDef, values: Values, uid: string): string {
@@ -52,7 +67,8 @@ export function figureHtml(figure: FigureDef, values: Values, uid: string): stri
     `<figcaption id="${uid}-cap">${esc(figure.caption)}</figcaption>` +
     `<div class="fig-controls">${controls}</div>` +
     `<svg class="fig-chart" viewBox="0 0 ${FIGURE_W} ${FIGURE_H}" role="img" aria-labelledby="${uid}-r">${view.svg}</svg>` +
-    `<p class="fig-readout" id="${uid}-r" aria-live="polite">${esc(view.readout)}</p>` +
+    `<p class="fig-readout" id="${uid}-r">${esc(view.readout)}</p>` +
+    `<p class="fig-live sr-only" id="${uid}-live" aria-live="polite"></p>` +
     `</figure>`
   );
 }

@@ -59,9 +59,15 @@ export const figure: FigureDef = {
       blocks +
       bar(124, r.gpuUtil, `GPU-Util ${pct(r.gpuUtil)}`, 'fig-a') +
       bar(160, r.smActivity, `SM activity ${pct(r.smActivity)}`, 'fig-b');
-    const readout =
-      `GPU-Util reads ${pct(r.gpuUtil)} but SM activity is ${pct(r.smActivity)}: ` +
-      `${fmt(k)} µs kernels with ${fmt(g)} µs gaps keep the GPU busy in time, on ${fmt(sms)} of ${SM_COUNT} SMs in space.`;
+    // "but" only where the two meters read differently as shown (49% and 49% are no contrast).
+    const util = pct(r.gpuUtil);
+    const meters =
+      util === pct(r.smActivity)
+        ? `GPU-Util and SM activity both read ${util}`
+        : `GPU-Util reads ${util} but SM activity is ${pct(r.smActivity)}`;
+    const kernels = `${fmt(k)} µs kernels ${g > 0 ? `with ${fmt(g)} µs gaps` : 'back to back'}`;
+    const space = sms >= SM_COUNT ? `all ${SM_COUNT} SMs` : `${fmt(sms)} of ${SM_COUNT} SMs`;
+    const readout = `${meters}: ${kernels} keep the GPU busy ${util} of the time, on ${space}.`;
     return { svg, readout };
   },
 };

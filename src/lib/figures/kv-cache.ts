@@ -91,7 +91,13 @@ export const figure: FigureDef = {
       text(x0, 138, `${fmt(perSeq / GB)} GB per sequence`, 'fig-t') +
       text(x0, 158, `${fmt(need / GB)} GB for ${fmt(batch)}; ${fmt(fit)} fit`, 'fig-t');
     const verdict =
-      need > cacheRoom ? `does not fit: at most ${fmt(fit)} do` : `fits, with room for ${fmt(fit)} in all`;
+      cacheRoom <= 0
+        ? 'does not fit: the weights leave no room for a cache'
+        : need <= cacheRoom
+          ? `fits, with room for ${fmt(fit)} in all`
+          : fit === 0
+            ? 'does not fit: not even one sequence does'
+            : `does not fit: at most ${fmt(fit)} do`;
     const readout =
       `${fmt(perToken)} bytes per token, ${fmt(perSeq / GB)} GB per ${fmt(context)}-token sequence: ` +
       `a batch of ${fmt(batch)} needs ${fmt(need / GB)} GB and ${verdict} on ${gpu.label}.`;

@@ -59,7 +59,13 @@ export const figure: FigureDef = {
       rect(x0, 96, w, 30, 'fig-track') +
       gpu +
       text(x0, 150, `step ${fmt(r.stepUs / 1000)} ms · GPU-Util ${pct(r.gpuUtil)}`, 'fig-t fig-big');
-    const who = r.cpuUs > r.gpuUs ? 'the CPU launching kernels sets the pace' : 'the GPU sets the pace';
+    const who = graphs
+      ? `the one launch adds ${fmt(launchUs)} µs`
+      : r.cpuUs > r.gpuUs
+        ? 'the CPU launching kernels sets the pace'
+        : r.cpuUs < r.gpuUs
+          ? 'the GPU sets the pace'
+          : 'launching and computing take equally long';
     const how = graphs ? 'One graph launch per step' : `${fmt(kernels)} launches at ${fmt(launchUs)} µs each`;
     const readout =
       `${how}: a step takes ${fmt(r.stepUs / 1000)} ms for ${fmt(r.gpuUs / 1000)} ms of GPU work, ` +

@@ -72,7 +72,8 @@ export const figure: FigureDef = {
       scaleText +
       text(x0, 146, `achieved ${sci(r.achievedFlops)} FLOP/s`, 'fig-t fig-s') +
       text(x0, 162, `peak ${sci(r.peakFlops)} FLOP/s (dense)`, 'fig-t fig-s');
-    const impossible = r.mfu > 1 ? ' That is above 100%: check the inputs or the peak.' : '';
+    // Said where the percent shown is above 100, so "MFU is 100%" never comes with "above 100%".
+    const impossible = Math.round(r.mfu * 100) > 100 ? ' That is above 100%: check the inputs or the peak.' : '';
     const readout =
       `MFU is ${pct(r.mfu)}: ${fmt(Number(v['tokensPerSec']))} tokens/s × ${sci(r.flopsPerToken)} FLOPs per token ` +
       `against ${fmt(Number(v['gpus']))} × ${r.gpu.label} at ${fmt(r.gpu.peakTflops[dtype]!)} TFLOP/s ${DTYPE_LABELS[dtype]}.${impossible}`;

@@ -146,7 +146,7 @@ export const figure: FigureDef = {
       );
     const why =
       r.reasons.length === 0
-        ? `draws ${fmt(r.powerWatts)} W, under its ${fmt(r.limitWatts)} W limit, and runs at its full ${fmt(maxMHz)} MHz`
+        ? `draws ${fmt(r.powerWatts)} W, ${fmt(r.powerWatts) === fmt(r.limitWatts) ? 'at' : 'under'} its ${fmt(r.limitWatts)} W limit, and runs at its full ${fmt(maxMHz)} MHz`
         : `runs at ${fmt(r.clockMHz)} MHz (${reasons}) and draws ${fmt(r.powerWatts)} W`;
     const floorNote = r.belowFloor
       ? ' This limit is below what the work can be held to; a real GPU refuses limits under power.min_limit.'

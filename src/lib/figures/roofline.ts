@@ -90,10 +90,14 @@ export const figure: FigureDef = {
       }).join('') +
       `<circle class="fig-dot" cx="${lx(ai)}" cy="${ly(r.attainableTflops)}" r="5"/>` +
       text(lx(aRidge), y0 + 12, `ridge ${fmt(aRidge)}`, 'fig-t fig-s', aRidge > 1000 ? 'end' : 'start');
-    const bound = r.memoryBound ? 'memory-bound' : 'compute-bound';
+    // Below the peak as shown: memory-bound. At it: compute-bound, or (just under the ridge) where the roofs meet.
+    const reach =
+      fmt(r.attainableTflops) !== fmt(r.peakTflops)
+        ? `at most ${fmt(r.attainableTflops)} of the ${fmt(r.peakTflops)} TFLOP/s peak: memory-bound`
+        : `the full ${fmt(r.peakTflops)} TFLOP/s peak: ${r.memoryBound ? 'where the two roofs meet' : 'compute-bound'}`;
     const readout =
-      `At ${fmt(ai)} FLOP/byte on ${r.gpu.label} (${DTYPE_LABELS[dtype]}) a kernel can reach at most ` +
-      `${fmt(r.attainableTflops)} of ${fmt(r.peakTflops)} TFLOP/s: ${bound}, with the ridge at ${fmt(r.ridge)} FLOP/byte.`;
+      `At ${fmt(ai)} FLOP/byte on ${r.gpu.label} (${DTYPE_LABELS[dtype]}) a kernel can reach ` +
+      `${reach}, with the ridge at ${fmt(r.ridge)} FLOP/byte.`;
     return { svg, readout };
   },
 };

@@ -82,9 +82,11 @@ export const figure: FigureDef = {
     const readout =
       stallS === 0
         ? `No stall: every tool reads 100%.`
-        : `Stalls of ${fmt(stallS)} s every ${fmt(periodS)} s: dmon -d 1 shows each one; ` +
-          `nvidia-smi -l ${fmt(pollS)} caught it in ${fmt(zeros)} of ${fmt(reads.length)} reads; ` +
-          `a ${fmt(avgS)} s average reads a steady ${pct(avg)}.`;
+        : stallS >= periodS
+          ? `The stall lasts the whole ${fmt(periodS)} s period, so no kernel ever runs: every tool reads 0%.`
+          : `Stalls of ${fmt(stallS)} s every ${fmt(periodS)} s: dmon -d 1 shows each one; ` +
+            `nvidia-smi -l ${fmt(pollS)} caught it in ${fmt(zeros)} of ${fmt(reads.length)} reads; ` +
+            `a ${fmt(avgS)} s average reads a steady ${pct(avg)}.`;
     return { svg, readout };
   },
 };

@@ -152,18 +152,20 @@ export const figure: FigureDef = {
     if (n === 0) readout = 'No tenant is busy: every meter reads 0%.';
     else if (mode === 'time-slicing')
       readout =
-        `${fmt(n)} tenant${n === 1 ? '' : 's'} take${n === 1 ? 's' : ''} turns on the whole GPU, each getting 1/${fmt(n)} of the time: ` +
-        `GPU-Util reads 100% and SM activity ${fmt(r.smActivity * 100)}%, the same as one tenant alone, and no meter says whose work it is.`;
+        n === 1
+          ? `One tenant has the whole GPU to itself: GPU-Util reads 100% and SM activity ${fmt(r.smActivity * 100)}%.`
+          : `${fmt(n)} tenants take turns on the whole GPU, each getting 1/${fmt(n)} of the time: ` +
+            `GPU-Util reads 100% and SM activity ${fmt(r.smActivity * 100)}%, the same as one tenant alone, and no meter says whose work it is.`;
     else if (mode === 'mps')
       readout =
         `${n === 1 ? 'One tenant’s kernels run alone' : `${fmt(n)} tenants’ kernels run at once`}: SM activity reads ${fmt(r.smActivity * 100)}% at 100% GPU-Util, ` +
         (n * fill > 1
           ? `so the SMs are full and each tenant gets about 1/${fmt(n)} of them; `
-          : `and each tenant keeps ${fmt(r.smShare * 100)}% of the SMs busy; `) +
+          : `and ${n === 1 ? 'it keeps' : 'each tenant keeps'} ${fmt(r.smShare * 100)}% of the SMs busy; `) +
         `the device meters sum every tenant.`;
     else
       readout =
-        `${fmt(n)} busy ${profile} instance${n > 1 ? 's' : ''} at ${fmt(fill * 100)}% hold ${fmt(n * sms)} of 98 SMs, ` +
+        `${fmt(n)} busy ${profile} instance${n > 1 ? 's' : ''} at ${fmt(fill * 100)}% ${n > 1 ? 'hold' : 'holds'} ${fmt(n * sms)} of 98 SMs, ` +
         `so the whole GPU reads ${fmt(r.smActivity * 100)}%; nvidia-smi shows no GPU-Util in MIG mode.`;
     return { svg, readout };
   },

@@ -22,7 +22,7 @@ export function stragglerStep(computeMs: number, slowComputeMs: number, transfer
 
 export const figure: FigureDef = {
   name: 'straggler',
-  caption: 'All-reduce and a straggler: one slow rank sets every rank’s step time',
+  caption: 'All-reduce and a straggler: the slowest rank sets every rank’s step time',
   controls: [
     { kind: 'range', id: 'ranks', label: 'Ranks', unit: 'GPUs', min: 2, max: 64, step: 1, value: 8 },
     {
@@ -80,12 +80,14 @@ export const figure: FigureDef = {
       text(210, legendY + 13, 'transfer', 'fig-t fig-s') +
       text(4, legendY + 34, 'GPU-Util on every rank: about 100%', 'fig-t');
     const slowWait = r.stepMs - transferMs - slowMs;
+    const two = ranks === 2;
+    const all = two ? 'both' : `all ${fmt(ranks)}`;
     const readout =
       r.waitMs > 0
-        ? `${fmt(ranks - 1)} ranks wait ${fmt(r.waitMs)} ms of every ${fmt(r.stepMs)} ms step (${pct(r.waitShare)}) for the slow rank, yet all ${fmt(ranks)} read GPU-Util near 100%: the waiting runs inside an NCCL kernel.`
+        ? `${fmt(ranks - 1)} ${two ? 'rank waits' : 'ranks wait'} ${fmt(r.waitMs)} ms of every ${fmt(r.stepMs)} ms step (${pct(r.waitShare)}) for the slow rank, yet ${all} read GPU-Util near 100%: the waiting runs inside an NCCL kernel.`
         : slowWait > 0
           ? `Rank 0 is the fast one: it waits ${fmt(slowWait)} ms of every ${fmt(r.stepMs)} ms step for the others, and still reads GPU-Util near 100%.`
-          : `No rank waits: a step takes ${fmt(r.stepMs)} ms on all ${fmt(ranks)}, and GPU-Util reads near 100% on each.`;
+          : `No rank waits: a step takes ${fmt(r.stepMs)} ms on ${all}, and GPU-Util reads near 100% on each.`;
     return { svg, readout };
   },
 };

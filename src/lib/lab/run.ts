@@ -10,6 +10,7 @@ import type { StreamMessage } from '../../protocol/metrics.ts';
 import { sampleAt } from '../sim/index.ts';
 import { checkSpanS, evaluateCheck, type Check, type CheckResult } from '../checks.ts';
 import { METRIC_IDS, type MetricId, type MetricPoint } from './metrics.ts';
+import type { LabSetup } from '../diagnose/setup.ts';
 
 /** What the runner needs of a step. */
 export interface RunStep {
@@ -116,7 +117,10 @@ export interface LabView {
   workload: string | null;
   charts: { title: string; metrics: MetricId[]; thresholds: { value: number; label: string }[] }[];
   mfu: { flopsPerToken: number; peakTflops: number | null } | null;
-  cost: { usdPerGpuHour: number } | null;
+  /** Show the cost box, priced at the GPU's sourced list price (src/lib/lab/cost.ts). */
+  cost: boolean;
+  /** What the workload's setup rules out, passed to the diagnosis (src/lib/diagnose/setup.ts). */
+  setup: LabSetup[];
   steps: {
     id: string;
     title: string;

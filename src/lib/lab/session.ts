@@ -10,7 +10,7 @@
  */
 import type { DeviceInfo, StreamMessage } from '../../protocol/metrics.ts';
 import type { CheckResult } from '../checks.ts';
-import { diagnose, type Diagnosis } from '../diagnose.ts';
+import { diagnose, type Diagnosis } from '../diagnose/index.ts';
 import { toPoint, type MetricContext, type MetricPoint } from './metrics.ts';
 import { checkSpanS } from '../checks.ts';
 import { resumeRun, savedRunOf, type SavedRun } from './progress.ts';
@@ -59,7 +59,7 @@ export interface SimPlay {
 }
 
 /** What the session needs of a lab. */
-export type SessionLab = Pick<LabView, 'steps' | 'mfu'>;
+export type SessionLab = Pick<LabView, 'steps' | 'mfu' | 'setup'>;
 
 /** A lab session. */
 export interface LabSession {
@@ -223,7 +223,12 @@ function received(lab: SessionLab, s: LabSession, m: StreamMessage): LabSession 
   if (diagnoseNow) {
     next.diagnosedAtMs = m.sampledAtMs;
     const from = next.diagnoseFromMs;
-    next.diagnosis = diagnose(messages.slice(-240).filter((x) => x.sampledAtMs >= from));
+    // The lab's setup rules causes out (a CUDA-Graph step launches no kernels from Python): never named.
+    next.diagnosis = diagnose(
+      messages.slice(-240).filter((x) => x.sampledAtMs >= from),
+      undefined,
+      lab.setup,
+    );
   }
   return next;
 }
@@ -293,18 +298,6 @@ export function simPlay(lab: Pick<LabView, 'steps'>, s: LabSession): SimPlay {
     knobs: fix ? { ...step.sim.knobs, ...fix.knobs } : step.sim.knobs,
     speed: s.speed,
   };
-}
-
-/**
- * Share of the last 30 s that the GPU held memory with no kernel running, and what a month
- * (730 h) of that costs at `usdPerGpuHour`.
- */
-export function idleCost(points: readonly MetricPoint[], usdPerGpuHour: number): { share: number; monthlyUsd: number } {
-  const last = points[points.length - 1]!;
-  const recent = points.filter((p) => p.tMs > last.tMs - 30_000);
-  const idle = recent.filter((p) => (p.values.gpuUtilPct ?? 100) < 5 && (p.values.memUsedGiB ?? 0) >= 1).length;
-  const share = recent.length ? idle / recent.length : 0;
-  return { share, monthlyUsd: share * 730 * usdPerGpuHour };
 }
 
 /** One session held for a page: `get` and `subscribe` as `useSyncExternalStore` wants them. */

@@ -1,5 +1,5 @@
 /**
- * One verdict for a set of traces, with the kinds and confidence the labs use (diagnose-types.ts), the
+ * One verdict for a set of traces, with the kinds and confidence the labs use (src/lib/diagnose/types.ts), the
  * evidence in numbers, what to change, and the cards that teach it. Order: a straggler across ranks first
  * (every other rank waits for it in NCCL), then the idlest rank's host wait by cause, then its gaps between
  * kernels, then a busy GPU (which a trace cannot judge further: SM activity can).
@@ -8,7 +8,7 @@
  * real-case benchmark labels one (test/fixtures/real/cases.yaml: syncs that blocked CUDA graphs), and
  * `cause` names the sync.
  */
-import type { Verdict } from '../diagnose-types.ts';
+import type { Verdict } from '../diagnose/types.ts';
 import type { HostCause } from './causes.ts';
 import type { RankReport, RanksSummary } from './report-types.ts';
 

@@ -4,11 +4,13 @@
  * busy), and what the finer readings say about why. A reading the source did not give is null and
  * is never read as 0: a rule that needs it says "can't tell" and names it in `decide`. Pure.
  */
-import type { GpuStats } from './diagnose-stats.ts';
-import type { Verdict } from './diagnose-types.ts';
-import { throttledVerdict } from './diagnose-throttle.ts';
-import { busyVerdict } from './diagnose-busy.ts';
-import { powerText as power, progressing, r0, rateText as rate } from './diagnose-format.ts';
+import type { GpuStats } from './stats.ts';
+import type { Verdict } from './types.ts';
+import { throttledVerdict } from './throttle.ts';
+import { busyVerdict } from './busy.ts';
+import { powerText as power, progressing, r0, rateText as rate } from './format.ts';
+import type { LabSetup } from './setup.ts';
+import { defaultPriceFor, describePrice, monthlyCostText } from '../gpu-prices.ts';
 
 /** Data-wait share above which the input pipeline is the limit; below it, the wait is elsewhere. */
 export const STARVED_WAIT = 0.25;
@@ -33,10 +35,19 @@ function starved(s: GpuStats, ev: string[]): Verdict {
   };
 }
 
-const decideWait =
-  'Data-wait fraction (python/saturate_report.py times the DataLoader): above 25% the input pipeline is the limit; near 0 the GPU waits on host syncs or kernel launches instead.';
+/** Python launches each kernel: not so where the lab's step replays as a CUDA Graph (setup.ts). */
+const launchesKernels = (setup: readonly LabSetup[]): boolean => !setup.includes('cuda-graphs');
 
-function idleVerdict(s: GpuStats): Verdict {
+const decideWait = (setup: readonly LabSetup[]): string =>
+  `Data-wait fraction (python/saturate_report.py times the DataLoader): at 25% or more the input pipeline is the limit; near 0 the GPU waits on host syncs${launchesKernels(setup) ? ' or kernel launches' : ''} instead.`;
+
+/** ": at $3.99/GPU-hour, Lambda list price (…), a month of this costs about $2,913" for a priced model, else "". */
+function monthText(s: GpuStats): string {
+  const price = s.name ? defaultPriceFor(s.name) : null;
+  return price ? `: at ${describePrice(price)}, a month of this costs about ${monthlyCostText(price)}` : '';
+}
+
+function idleVerdict(s: GpuStats, setup: readonly LabSetup[]): Verdict {
   const ev = [`GPU-Util ${r0(s.util.mean)}% over ${s.spanS} s${power(s)}`];
   if (s.dataWait !== null && s.dataWait >= STARVED_WAIT) return starved(s, ev);
   if (progressing(s))
@@ -47,7 +58,7 @@ function idleVerdict(s: GpuStats): Verdict {
       cardId: 'data-loader-bottleneck',
       evidence: [...ev, ...rate(s)],
       next: 'Time the DataLoader in the loop (Reporter.timed in python/saturate_report.py) or profile one step.',
-      decide: decideWait,
+      decide: decideWait(setup),
     };
   const memKnown = s.memUsedGiB !== null;
   const held = (s.memUsedGiB ?? 0) >= 1 || (s.processCount ?? 0) > 0;
@@ -66,7 +77,7 @@ function idleVerdict(s: GpuStats): Verdict {
         `${mem}${procs}${s.processNames.length ? ` (${s.processNames.join(', ')})` : ''}`,
         ...(s.dataWait !== null ? [`the loop waited for data ${r0(s.dataWait * 100)}% of the time`] : []),
       ],
-      next: 'Release it: stop the idle notebook kernel or job (or `del` tensors and `torch.cuda.empty_cache()`). A GPU bills by the hour, busy or not: at $3/GPU-hour that is about $2,190 a month.',
+      next: `Release it: stop the idle notebook kernel or job (or \`del\` tensors and \`torch.cuda.empty_cache()\`). A GPU bills by the hour, busy or not${monthText(s)}.`,
     };
   }
   if (memKnown || s.processCount === 0)
@@ -89,11 +100,11 @@ function idleVerdict(s: GpuStats): Verdict {
     cardId: 'gpu-util',
     evidence: [...ev, 'memory used and the process list not reported'],
     next: 'Read `nvidia-smi` on the machine: the memory used and the process list say whether a job holds this GPU.',
-    decide: decideWait,
+    decide: decideWait(setup),
   };
 }
 
-function waitingVerdict(s: GpuStats): Verdict {
+function waitingVerdict(s: GpuStats, setup: readonly LabSetup[]): Verdict {
   const ev = [
     `GPU-Util averages ${r0(s.util.mean)}% and swings ${r0(s.util.min)}–${r0(s.util.max)}% over ${s.spanS} s`,
   ];
@@ -105,9 +116,8 @@ function waitingVerdict(s: GpuStats): Verdict {
       confidence: 'low',
       cardId: 'host-device-syncs',
       evidence: [...ev, `the loop waited for data only ${r0(s.dataWait * 100)}% of the time`],
-      next: 'Profile one step (torch.profiler or Nsight Systems): look for .item()/.cpu() syncs, checkpoint writes or launch gaps.',
-      decide:
-        'A trace of one step (torch.profiler): gaps after .item()/.cpu() are host syncs; thousands of short kernels are launch overhead.',
+      next: `Profile one step (torch.profiler or Nsight Systems): look for .item()/.cpu() syncs${launchesKernels(setup) ? ', checkpoint writes or launch gaps' : ' or checkpoint writes'}.`,
+      decide: `A trace of one step (torch.profiler): gaps after .item()/.cpu() are host syncs${launchesKernels(setup) ? '; thousands of short kernels are launch overhead' : ''}.`,
     };
   if (s.dataWait === null && s.maxCorePct !== null && s.maxCorePct >= 85)
     return {
@@ -122,12 +132,12 @@ function waitingVerdict(s: GpuStats): Verdict {
     cardId: 'data-loader-bottleneck',
     evidence: [...ev, ...(s.maxCorePct === null ? [] : [`busiest CPU core ${r0(s.maxCorePct)}%`]), ...rate(s)],
     next: 'Time the DataLoader (Reporter.timed in python/saturate_report.py) or profile one step.',
-    decide: decideWait,
+    decide: decideWait(setup),
   };
 }
 
-/** The per-GPU verdict, before looking across GPUs. */
-export function diagnoseGpu(s: GpuStats): Verdict {
+/** The per-GPU verdict, before looking across GPUs. `setup`: what the lab's workload has ruled out (setup.ts). */
+export function diagnoseGpu(s: GpuStats, setup: readonly LabSetup[] = []): Verdict {
   const throttled = throttledVerdict(s);
   if (throttled) return throttled;
   if (s.util.n === 0) {
@@ -164,7 +174,7 @@ export function diagnoseGpu(s: GpuStats): Verdict {
       next: 'The utilization counter is stuck (seen after a killed job or a resume from suspend): a GPU reset (`nvidia-smi -r`, no processes attached) or a reboot clears it. Nothing to optimize.',
     };
   }
-  if (s.util.mean < 5 && s.util.p90 < 15) return idleVerdict(s);
-  if (s.util.mean < 85) return waitingVerdict(s);
-  return busyVerdict(s);
+  if (s.util.mean < 5 && s.util.p90 < 15) return idleVerdict(s, setup);
+  if (s.util.mean < 85) return waitingVerdict(s, setup);
+  return busyVerdict(s, setup);
 }

@@ -1,7 +1,8 @@
 /** Small shared pieces of the diagnosis rules: rounding, power and rate phrases, progress. Pure. */
-import type { GpuStats } from './diagnose-stats.ts';
+import type { GpuStats } from './stats.ts';
+import { rateNumber } from './shown.ts';
 
-/** Rounds for evidence text. */
+/** A reading as the evidence prints it; `gpuStats` has already rounded it so (shown.ts), the rules compare the same. */
 export const r0 = (x: number): string => String(Math.round(x));
 
 /** " at 300 W (43% of the 700 W limit)", or "" when power is not reported. */
@@ -18,7 +19,7 @@ export function progressing(s: GpuStats): boolean {
 /** The reported rate as evidence, or nothing. */
 export const rateText = (s: GpuStats): string[] =>
   s.samplesPerSec !== null
-    ? [`${r0(s.samplesPerSec)} samples/s`]
+    ? [`${rateNumber(s.samplesPerSec)} samples/s`]
     : s.tokensPerSec !== null
-      ? [`${r0(s.tokensPerSec)} tokens/s`]
+      ? [`${rateNumber(s.tokensPerSec)} tokens/s`]
       : [];

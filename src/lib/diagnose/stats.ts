@@ -1,9 +1,11 @@
 /**
  * Window statistics of one GPU (plus the host and throughput beside it), the inputs of
  * `diagnose()`. Pure. Means skip null readings; a metric with no reading at all is null.
+ * Every reading is rounded as the text shows it (shown.ts), so the rules compare what the learner reads.
  */
-import { CLOCK_EVENT_REASONS, type StreamMessage } from '../protocol/metrics.ts';
-import { toPoint, type MetricId, type MetricPoint } from './lab/metrics.ts';
+import { CLOCK_EVENT_REASONS, type StreamMessage } from '../../protocol/metrics.ts';
+import { toPoint, type MetricId, type MetricPoint } from '../lab/metrics.ts';
+import { share, tenth, whole } from './shown.ts';
 
 /** Mean, spread and extremes of a metric. */
 export interface Spread {
@@ -18,6 +20,8 @@ export interface Spread {
 
 /** What the diagnosis reads about one GPU over the window. */
 export interface GpuStats {
+  /** The GPU's model as NVML or dcgm-exporter names it (the newest sample's), or null when none was named. */
+  name: string | null;
   spanS: number;
   util: Spread;
   utilWhy: string | null;
@@ -80,7 +84,19 @@ function meanOf(points: readonly MetricPoint[], id: MetricId): number | null {
   return vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : null;
 }
 
-/** Statistics of GPU `index` (position in `gpus`) over `window` (oldest first). */
+/** A spread as the text shows it: mean, extremes and p90 in whole percent. */
+const shownSpread = (s: Spread): Spread => ({
+  ...s,
+  mean: Math.round(s.mean),
+  min: Math.round(s.min),
+  max: Math.round(s.max),
+  p90: Math.round(s.p90),
+});
+
+/**
+ * Statistics of GPU `index` (position in `gpus`) over `window` (oldest first), each reading rounded as the
+ * diagnosis text shows it (shown.ts: a value printed "80%" is never "below 80%").
+ */
 export function gpuStats(window: readonly StreamMessage[], index: number): GpuStats {
   const points = window.map((m) => toPoint(m, index));
   const first = window[0];
@@ -112,39 +128,40 @@ export function gpuStats(window: readonly StreamMessage[], index: number): GpuSt
   const memUsed = meanOf(points, 'memUsedGiB');
   const procs = points.map((p) => p.values.processCount).filter((v): v is number => v !== null);
   return {
+    name: last?.gpus[index]?.name || null,
     spanS,
-    util: spread(utilVals),
+    util: shownSpread(spread(utilVals)),
     utilWhy: utilVals.length ? null : (points[points.length - 1]?.why.gpuUtilPct ?? null),
-    memUtil: meanOf(points, 'memUtilPct'),
-    powerW: meanOf(points, 'powerWatts'),
-    powerPct: meanOf(points, 'powerPctOfLimit'),
-    powerLimitW: limitW,
-    tempC: meanOf(points, 'temperatureC'),
-    memTempC: meanOf(points, 'memTemperatureC'),
-    clockMhz: meanOf(points, 'smClockMhz'),
-    clockMaxMhz: maxMhz,
-    clockPct: meanOf(points, 'smClockPctOfMax'),
-    limitingFrac: reasonSamples ? limitingSamples / reasonSamples : null,
+    memUtil: whole(meanOf(points, 'memUtilPct')),
+    powerW: whole(meanOf(points, 'powerWatts')),
+    powerPct: whole(meanOf(points, 'powerPctOfLimit')),
+    powerLimitW: whole(limitW),
+    tempC: whole(meanOf(points, 'temperatureC')),
+    memTempC: whole(meanOf(points, 'memTemperatureC')),
+    clockMhz: whole(meanOf(points, 'smClockMhz')),
+    clockMaxMhz: whole(maxMhz),
+    clockPct: whole(meanOf(points, 'smClockPctOfMax')),
+    limitingFrac: reasonSamples ? share(limitingSamples / reasonSamples) : null,
     reasonSamples,
     reasons: reasonSamples
       ? [...reasonCount]
-          .map(([r, c]): [string, number] => [r, c / reasonSamples])
+          .map(([r, c]): [string, number] => [r, share(c / reasonSamples) ?? 0])
           .filter(([, f]) => f >= 0.1)
           .sort((a, b) => b[1] - a[1])
       : [],
-    sm: meanOf(points, 'smActivePct'),
-    tensor: meanOf(points, 'tensorActivePct'),
-    dram: meanOf(points, 'dramActivePct'),
-    fp32: meanOf(points, 'fp32ActivePct'),
+    sm: whole(meanOf(points, 'smActivePct')),
+    tensor: whole(meanOf(points, 'tensorActivePct')),
+    dram: whole(meanOf(points, 'dramActivePct')),
+    fp32: whole(meanOf(points, 'fp32ActivePct')),
     pcieBytesPerSec: pcie.length ? pcie.reduce((a, b) => a + b, 0) / pcie.length : null,
-    memUsedGiB: memUsed,
+    memUsedGiB: tenth(memUsed),
     processCount: procs.length ? Math.max(...procs) : null,
     processNames: [...names],
-    cpuPct: meanOf(points, 'cpuPct'),
-    maxCorePct: meanOf(points, 'maxCorePct'),
+    cpuPct: whole(meanOf(points, 'cpuPct')),
+    maxCorePct: whole(meanOf(points, 'maxCorePct')),
     samplesPerSec: meanOf(points, 'samplesPerSec'),
     tokensPerSec: meanOf(points, 'tokensPerSec'),
     stepsPerSec: meanOf(points, 'stepsPerSec'),
-    dataWait: ((w) => (w === null ? null : w / 100))(meanOf(points, 'dataWaitPct')),
+    dataWait: share(((w) => (w === null ? null : w / 100))(meanOf(points, 'dataWaitPct'))),
   };
 }

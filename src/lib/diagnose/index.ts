@@ -12,16 +12,18 @@
  *
  * @example diagnose(lastThirtySecondsOfMessages).kind // 'data-starvation'
  */
-import type { StreamMessage } from '../protocol/metrics.ts';
-import { gpuStats, type GpuStats } from './diagnose-stats.ts';
-import { diagnoseGpu } from './diagnose-gpu.ts';
-import { progressing, r0 } from './diagnose-format.ts';
-import { THROTTLE_SHARE } from './diagnose-throttle.ts';
-import type { BottleneckKind, Diagnosis, Verdict } from './diagnose-types.ts';
+import type { StreamMessage } from '../../protocol/metrics.ts';
+import { gpuStats, type GpuStats } from './stats.ts';
+import { diagnoseGpu } from './gpu.ts';
+import { progressing, r0 } from './format.ts';
+import { THROTTLE_SHARE } from './throttle.ts';
+import type { BottleneckKind, Diagnosis, Verdict } from './types.ts';
+import type { LabSetup } from './setup.ts';
 
-export type { BottleneckKind, Diagnosis } from './diagnose-types.ts';
-export { BOTTLENECK_KINDS } from './diagnose-types.ts';
-export { diagnoseGpu } from './diagnose-gpu.ts';
+export type { BottleneckKind, Diagnosis } from './types.ts';
+export { BOTTLENECK_KINDS } from './types.ts';
+export { diagnoseGpu } from './gpu.ts';
+export { LAB_SETUPS, LAB_SETUP_IDS, type LabSetup } from './setup.ts';
 
 /** Default window, seconds. */
 export const DIAGNOSIS_WINDOW_S = 30;
@@ -122,8 +124,13 @@ const ORDER: BottleneckKind[] = [
 /**
  * Diagnoses the last `windowS` seconds of `messages` (oldest first) across every GPU.
  * Needs at least 5 s of samples (and two samples); before that it says it is still collecting.
+ * `setup`: what the lab's own workload has ruled out (setup.ts), never named as the cause; none outside a lab.
  */
-export function diagnose(messages: readonly StreamMessage[], windowS = DIAGNOSIS_WINDOW_S): Diagnosis {
+export function diagnose(
+  messages: readonly StreamMessage[],
+  windowS = DIAGNOSIS_WINDOW_S,
+  setup: readonly LabSetup[] = [],
+): Diagnosis {
   const last = messages[messages.length - 1];
   const from = (last?.sampledAtMs ?? 0) - windowS * 1000;
   const window = messages.filter((m) => m.sampledAtMs >= from);
@@ -142,7 +149,7 @@ export function diagnose(messages: readonly StreamMessage[], windowS = DIAGNOSIS
   }
   const stats = last.gpus.map((_, i) => gpuStats(window, i));
   const all = stats.map((_, i) => i);
-  const verdicts = stats.map(diagnoseGpu);
+  const verdicts = stats.map((s) => diagnoseGpu(s, setup));
   // Clock event reasons decide on their own: a GPU the reasons call throttled is not read as hung.
   const reasonThrottled = stats.some((s) => (s.limitingFrac ?? 0) >= THROTTLE_SHARE);
   const hang = reasonThrottled ? null : hangVerdict(stats, all);

@@ -1,18 +1,43 @@
 /**
  * Busy in time (GPU-Util ≥ 85%): what SM, tensor and DRAM activity, or their absence, say about the
- * work. Low power alone never decides "small kernels": it takes a sign of progress too. Pure.
+ * work. Low power alone never decides "small kernels": it takes a sign of progress too. A pegged CPU core reads
+ * as Python launching kernels, except where the lab's setup replays the step as a CUDA Graph (setup.ts). Pure.
  */
-import type { GpuStats } from './diagnose-stats.ts';
-import type { Verdict } from './diagnose-types.ts';
-import { powerText as power, progressing, r0, rateText as rate } from './diagnose-format.ts';
+import type { GpuStats } from './stats.ts';
+import type { Verdict } from './types.ts';
+import { powerText as power, progressing, r0, rateText as rate } from './format.ts';
+import type { LabSetup } from './setup.ts';
 
 const quiet = (x: number | null): boolean => x !== null && x < 2;
 
-function activityVerdict(s: GpuStats, w: string): Verdict {
+/** What a pegged CPU core says beside a busy GPU: Python launching kernels, unless the setup removed launches. */
+interface CoreReading {
+  /** A core at ≥ 85% that reads as Python launching kernels (a sign the loop is working). */
+  launching: boolean;
+  /** The evidence line for a pegged core, or none. */
+  line: string[];
+  /** The lab's step replays as a CUDA Graph (setup.ts). */
+  graphs: boolean;
+}
+
+function coreReading(s: GpuStats, setup: readonly LabSetup[]): CoreReading {
+  const graphs = setup.includes('cuda-graphs');
+  const pegged = s.maxCorePct !== null && s.maxCorePct >= 85;
+  if (!pegged) return { launching: false, line: [], graphs };
+  const core = `one CPU core at ${r0(s.maxCorePct ?? 0)}%`;
+  return graphs
+    ? {
+        launching: false,
+        line: [`${core}: the Python thread waiting for the GPU (the step replays as a CUDA Graph)`],
+        graphs,
+      }
+    : { launching: true, line: [`${core}: Python launching kernels`], graphs };
+}
+
+function activityVerdict(s: GpuStats, w: string, core: CoreReading): Verdict {
   const sm = r0(s.sm ?? 0);
   const t = s.tensor ?? 0;
-  const pegged = s.maxCorePct !== null && s.maxCorePct >= 85;
-  if ((s.sm ?? 0) < 10 && (quiet(s.dram) || quiet(s.memUtil)) && !progressing(s) && !pegged) {
+  if ((s.sm ?? 0) < 10 && (quiet(s.dram) || quiet(s.memUtil)) && !progressing(s) && !core.launching) {
     // Busy in time with no SM, memory or host activity and no progress reported: a kernel that
     // polls (a collective waiting for a peer, a kernel that never ends) looks the same as tiny work.
     return {
@@ -37,11 +62,11 @@ function activityVerdict(s: GpuStats, w: string): Verdict {
       evidence: [
         `GPU-Util ${r0(s.util.mean)}% but SM activity ${sm}% ${w}`,
         ...(s.powerW !== null ? [`power${power(s)}`] : []),
-        ...(s.maxCorePct !== null && s.maxCorePct >= 85
-          ? [`one CPU core at ${r0(s.maxCorePct)}%: Python launching kernels`]
-          : []),
+        ...core.line,
       ],
-      next: 'Give each kernel more work: raise the batch size or fuse ops (torch.compile). CUDA Graphs close launch gaps but replay each kernel at its captured size, so they do not fill the SMs.',
+      next: core.graphs
+        ? 'Give each kernel more work: raise the batch size or fuse ops (torch.compile). The step already replays as a CUDA Graph, and a graph keeps each kernel at its captured size: it cannot fill the SMs.'
+        : 'Give each kernel more work: raise the batch size or fuse ops (torch.compile). CUDA Graphs close launch gaps but replay each kernel at its captured size, so they do not fill the SMs.',
     };
   }
   if (s.dram !== null && s.dram >= 60 && t < 25) return memoryBound(s, w, 'high');
@@ -90,10 +115,14 @@ function healthy(s: GpuStats, w: string, ev: string[], sm: number | null): Verdi
   };
 }
 
-/** Busy in time: what the SM, tensor and DRAM readings (or their absence) say about the work. */
-export function busyVerdict(s: GpuStats): Verdict {
+/**
+ * Busy in time: what the SM, tensor and DRAM readings (or their absence) say about the work. `setup`: what the lab's
+ * workload has ruled out (setup.ts).
+ */
+export function busyVerdict(s: GpuStats, setup: readonly LabSetup[] = []): Verdict {
   const w = `over ${s.spanS} s`;
-  if (s.sm !== null) return activityVerdict(s, w);
+  const core = coreReading(s, setup);
+  if (s.sm !== null) return activityVerdict(s, w, core);
   if (s.tensor !== null && s.tensor >= 30)
     return healthy(
       s,
@@ -103,8 +132,7 @@ export function busyVerdict(s: GpuStats): Verdict {
     );
   if (s.dram !== null && s.dram >= 60 && (s.tensor === null || s.tensor < 25)) return memoryBound(s, w, 'medium');
   const lowPower = s.powerPct !== null && s.powerPct < 40;
-  const pegged = s.maxCorePct !== null && s.maxCorePct >= 85;
-  if (lowPower && (progressing(s) || pegged))
+  if (lowPower && (progressing(s) || core.launching))
     return {
       kind: 'small-kernels',
       title: 'Busy in time, not in space (judged from power)',
@@ -113,10 +141,12 @@ export function busyVerdict(s: GpuStats): Verdict {
       evidence: [
         `GPU-Util ${r0(s.util.mean)}%${power(s)} ${w}: kernels run all the time but draw little power`,
         ...(progressing(s) ? [`the loop is progressing: ${rate(s).join(', ') || 'steps reported'}`] : []),
-        ...(pegged ? [`one CPU core at ${r0(s.maxCorePct ?? 0)}%: Python launching kernels`] : []),
+        ...core.line,
         'SM activity not available',
       ],
-      next: 'Give each kernel more work: a larger batch or fused ops (torch.compile). CUDA Graphs close launch gaps but keep each kernel its captured size.',
+      next: core.graphs
+        ? 'Give each kernel more work: a larger batch or fused ops (torch.compile). The step already replays as a CUDA Graph, which keeps each kernel its captured size.'
+        : 'Give each kernel more work: a larger batch or fused ops (torch.compile). CUDA Graphs close launch gaps but keep each kernel its captured size.',
     };
   if (lowPower)
     return {
@@ -129,8 +159,7 @@ export function busyVerdict(s: GpuStats): Verdict {
         'no throughput, SM or DRAM activity reported: low power alone does not say which',
       ],
       next: 'Check whether steps still advance (the training log, or report steps/s with python/saturate_report.py).',
-      decide:
-        'Throughput (steps/s): 0 with every rank at 100% is a hang in a collective; advancing means small kernels or launch overhead.',
+      decide: `Throughput (steps/s): 0 with every rank at 100% is a hang in a collective; advancing means small kernels${core.graphs ? '' : ' or launch overhead'}.`,
     };
   return {
     kind: 'cant-tell',

@@ -4,9 +4,9 @@
  * reason (card clocks-and-clock-event-reasons). Without reasons, a clock well under its maximum
  * while busy is only a medium-confidence hint. Pure.
  */
-import type { GpuStats } from './diagnose-stats.ts';
-import type { Verdict } from './diagnose-types.ts';
-import { r0 } from './diagnose-format.ts';
+import type { GpuStats } from './stats.ts';
+import type { Verdict } from './types.ts';
+import { r0 } from './format.ts';
 
 /** Share of reporting samples a limiting reason must be active in: one sample of HwSlowdown is noise. */
 export const THROTTLE_SHARE = 0.3;

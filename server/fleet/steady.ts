@@ -1,0 +1,65 @@
+/**
+ * A window segment's averages as a steady stretch of readings for the diagnosis engine: the fleet's hours per state
+ * come from these, the verdict now from the scrapes themselves, and the two must agree for a job that does not
+ * change. Pure.
+ */
+import type { StreamMessage } from '../../src/protocol/metrics.ts';
+import type { UtilSpread } from './collect.ts';
+
+/** Copies of a segment's averaged reading across the segment: 20, so that their 90th percentile is not their top. */
+export const STEADY_COPIES = 20;
+
+/**
+ * GPU-Util for each of the STEADY_COPIES copies of a segment: the segment's least reading, its 90th percentile and
+ * its greatest in the places the engine reads them (sorted: first, 19th, 20th), the rest at the value that keeps
+ * the segment's mean. The engine then sees the same mean and spread as the scrapes themselves, and judges a steady
+ * job as the live verdict does: a starved job that reads 0% most of the time with bursts is "waiting", not idle.
+ *
+ * @example steadyUtil(4, { min: 0, p90: 30, max: 40 })[18] // 30
+ */
+export function steadyUtil(mean: number, s: UtilSpread): number[] {
+  const n = STEADY_COPIES;
+  const rest = n - 3;
+  const x = Math.min(s.p90, Math.max(s.min, (n * mean - s.min - s.p90 - s.max) / rest));
+  // Where the extremes leave the rest below the least reading, the top gives way so the mean still holds.
+  const top = Math.min(s.max, Math.max(s.p90, n * mean - s.min - s.p90 - rest * x));
+  return [s.min, ...new Array<number>(rest).fill(x), s.p90, top];
+}
+
+/**
+ * A segment's averages as a window of STEADY_COPIES readings spread over it, so the engine judges it as a
+ * steady stretch. A clock event reason active in a share p of the segment's scrapes is set on round(p × 20)
+ * of the copies: the engine then applies its own rule for how often a reason must be active. GPU-Util keeps its
+ * spread over the segment where Prometheus gave it (`spreads`, see steadyUtil): the live verdict reads it too.
+ */
+export function steadyWindow(
+  m: StreamMessage,
+  segmentS: number,
+  shares?: Map<number, Record<string, number>>,
+  spreads?: Map<number, UtilSpread>,
+): StreamMessage[] {
+  const utils = m.gpus.map((g, gi) => {
+    const spread = spreads?.get(gi);
+    return spread && g.gpuUtilPct !== null ? steadyUtil(g.gpuUtilPct, spread) : null;
+  });
+  return Array.from({ length: STEADY_COPIES }, (_, k) => ({
+    ...m,
+    sampledAtMs: m.sampledAtMs - Math.round(((STEADY_COPIES - 1 - k) * segmentS * 1000) / STEADY_COPIES),
+    gpus: m.gpus.map((g, gi) => {
+      const share = shares?.get(gi);
+      const util = utils[gi]?.[k];
+      if (!share && util === undefined) return g;
+      return {
+        ...g,
+        ...(util === undefined ? {} : { gpuUtilPct: util }),
+        ...(share
+          ? {
+              clockEventReasons: Object.entries(share)
+                .filter(([, p]) => k < Math.round(p * STEADY_COPIES))
+                .map(([name]) => name),
+            }
+          : {}),
+      };
+    }),
+  }));
+}

@@ -1,0 +1,79 @@
+/**
+ * Issue 28: the verdict now (every scrape of the last minutes) and the hours over the window (segment averages)
+ * agree for a job that does not change. Pure: the segment is built from the same scrapes as Prometheus's
+ * avg/min/max/quantile_over_time would build it, without a Prometheus.
+ */
+import { describe, expect, test } from 'vitest';
+import { verdictsOf } from '../../server/fleet/audit.ts';
+import { STEADY_COPIES, steadyUtil, steadyWindow } from '../../server/fleet/steady.ts';
+import { spread } from '../../src/lib/diagnose/stats.ts';
+import type { StreamMessage } from '../../src/protocol/metrics.ts';
+import { windowOf } from '../fixtures/messages.ts';
+
+const GiB = 1024 ** 3;
+
+/** PromQL's quantile_over_time: linear between the two nearest ranks. */
+function quantile(q: number, values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const rank = q * (s.length - 1);
+  const lo = Math.floor(rank);
+  return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (rank - lo);
+}
+
+/** Five minutes of 15 s scrapes of one GPU holding memory, its loader's core pegged, GPU-Util as `util(i)`. */
+function scrapes(util: (i: number) => number): StreamMessage[] {
+  return windowOf([{ gpuUtilPct: util, memUsedBytes: 24 * GiB, memUtilPct: 3, powerWatts: 110 }], {
+    n: 21,
+    intervalS: 15,
+  }).map((m) => ({
+    ...m,
+    host: {
+      cpuPct: 9,
+      perCorePct: [100, 4, 3, 5],
+      load: { avg1: 1, avg5: 1, avg15: 1 },
+      mem: { totalBytes: 64 * GiB, usedBytes: 8 * GiB, availableBytes: 56 * GiB },
+    },
+  }));
+}
+
+/** The same stretch as one averaged segment, judged as the window's hours judge it. */
+function segmentVerdict(raw: readonly StreamMessage[]) {
+  const utils = raw.map((m) => m.gpus[0]!.gpuUtilPct!);
+  const last = raw.at(-1)!;
+  const avg = {
+    ...last,
+    gpus: [{ ...last.gpus[0]!, gpuUtilPct: utils.reduce((a, b) => a + b, 0) / utils.length }],
+  };
+  const s = { min: Math.min(...utils), p90: quantile(0.9, utils), max: Math.max(...utils) };
+  return verdictsOf(steadyWindow(avg, 300, undefined, new Map([[0, s]])), 300)[0]!;
+}
+
+describe('the verdict now and the hours over the window', () => {
+  test('a steady data-starved job (0% between short bursts, 4% on average) is data-starved both ways', () => {
+    const raw = scrapes((i) => (i % 10 === 0 ? 30 : 0));
+    const now = verdictsOf(raw, 300)[0]!;
+    expect(now.kind).toBe('data-starvation');
+    expect(segmentVerdict(raw).kind).toBe(now.kind);
+  });
+
+  test('a steady idle job with memory held is idle but allocated both ways', () => {
+    const raw = scrapes(() => 0).map((m) => ({ ...m, host: { ...m.host!, perCorePct: [3, 4, 3, 5] } }));
+    expect(verdictsOf(raw, 300)[0]!.kind).toBe('idle-allocated');
+    expect(segmentVerdict(raw).kind).toBe('idle-allocated');
+  });
+
+  test("a segment's copies keep its GPU-Util mean, 90th percentile and extremes as the engine reads them", () => {
+    for (const [mean, s] of [
+      [4, { min: 0, p90: 30, max: 40 }],
+      [13.6, { min: 0, p90: 22, max: 22 }],
+      [97, { min: 90, p90: 99, max: 100 }],
+      [50, { min: 50, p90: 50, max: 50 }],
+    ] as const) {
+      const copies = steadyUtil(mean, s);
+      expect(copies).toHaveLength(STEADY_COPIES);
+      const read = spread(copies);
+      expect(read.mean).toBeCloseTo(mean, 6);
+      expect(read).toMatchObject({ min: s.min, p90: s.p90, max: s.max });
+    }
+  });
+});
