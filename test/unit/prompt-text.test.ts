@@ -4,23 +4,11 @@ import { md } from '../../src/data/markdown.ts';
 import { loadDeck } from '../../src/data/load-deck-files.ts';
 import { optionMark, withoutSelectAll } from '../../src/lib/prompt-text.ts';
 import { promptParts } from '../../src/lib/prompt-lead.ts';
-
-const DMON = [
-  'A job on one H100 is slow. Over 5 s, `nvidia-smi dmon -d 1` shows:',
-  '',
-  '```text',
-  '# gpu    sm   mem',
-  '# Idx     %     %',
-  '    0    12     3',
-  '    0    97    41',
-  '```',
-  '',
-  'What is the GPU waiting for?',
-].join('\n');
+import { DMON_PROMPT } from './dmon-prompt.ts';
 
 describe('promptParts', () => {
   test('a scenario leads with its first sentence, inline code kept, and keeps its table whole for the opened row', () => {
-    const { leadHtml, restHtml } = promptParts(md(DMON), true);
+    const { leadHtml, restHtml } = promptParts(md(DMON_PROMPT), true);
     expect(leadHtml).toBe('A job on one H100 is slow.');
     expect(restHtml).toContain('<code>nvidia-smi dmon -d 1</code>');
     expect(restHtml).toMatch(/<pre><code[^>]*># gpu {4}sm {3}mem\n# Idx {5}% {5}%\n {4}0 {4}12 {5}3\n/);

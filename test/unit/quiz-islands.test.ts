@@ -13,20 +13,9 @@ import { LabDebrief } from '../../src/islands/LabDebrief.tsx';
 import type { ChoiceQuizQuestion } from '../../src/lib/quiz.ts';
 import type { Answer } from '../../src/lib/quiz-session.ts';
 import { multi, single } from './quiz-fixtures.ts';
+import { DMON_PROMPT } from './dmon-prompt.ts';
 
-const DMON = [
-  'A job on one H100 is slow. Over 5 s, `nvidia-smi dmon -d 1` shows:',
-  '',
-  '```text',
-  '# gpu    sm   mem',
-  '    0    12     3',
-  '    0    97    41',
-  '```',
-  '',
-  'What is the GPU waiting for?',
-].join('\n');
-
-const scenario: ChoiceQuizQuestion = { ...single, id: 'dmon', scenario: true, promptHtml: md(DMON) };
+const scenario: ChoiceQuizQuestion = { ...single, id: 'dmon', scenario: true, promptHtml: md(DMON_PROMPT) };
 const answered = (q: ChoiceQuizQuestion, choices: string[], correct: boolean): Answer => ({
   questionId: q.id,
   response: { kind: q.kind, choices },
@@ -58,7 +47,7 @@ describe('the results list', () => {
     expect(text(row)).toBe('Wrong: A job on one H100 is slow.');
     expect(html.split('A job on one H100 is slow.').length - 1).toBe(1); // not again when the row opens
     expect(html.match(/<pre>/g)).toHaveLength(1);
-    expect(html).toMatch(/<pre><code[^>]*># gpu {4}sm {3}mem\n {4}0 {4}12 {5}3\n/);
+    expect(html).toMatch(/<pre><code[^>]*># gpu {4}sm {3}mem\n# Idx {5}% {5}%\n {4}0 {4}12 {5}3\n/);
     expect(html).toContain('<div class="prompt">'); // the quiz's own prompt rendering (quiz.css styles it)
   });
 

@@ -13,26 +13,12 @@ import {
   queueSentence,
   readyNow,
 } from '../../src/lib/review-counts.ts';
-import type { AnswerEvent } from '../../src/schemas/progress-event.ts';
+import { answerEvent } from './answer-event.ts';
 
 const T0 = new Date(2026, 2, 2, 9, 0).getTime(); // local time, so the sentences read 09:xx in any zone
 const MIN = 60_000;
 const DAY = 86_400_000;
-let seq = 0;
-const ans = (questionId: string, at: number, correct: boolean): AnswerEvent => ({
-  id: `${at}-c${String(seq++).padStart(5, '0')}`,
-  at,
-  tz: 'UTC',
-  offsetMin: 0,
-  type: 'answer',
-  questionId,
-  cardId: 'meters/util',
-  topic: 'meters',
-  choice: ['a'],
-  correct,
-  timeMs: 20_000,
-  context: 'practice',
-});
+const ans = answerEvent;
 const bank = Array.from({ length: 30 }, (_, i) => ({ id: `q${i}` }));
 
 describe('the review queue in one set of words', () => {

@@ -11,36 +11,15 @@ import {
   type Schedule,
 } from '../../src/lib/review.ts';
 import type { AnswerEvent, ProgressEvent, UndoEvent } from '../../src/schemas/progress-event.ts';
+import { answerEvent, eventId } from './answer-event.ts';
 
 const T0 = Date.parse('2026-03-02T09:00:00Z');
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
-let seq = 0;
-function ans(
-  questionId: string,
-  at: number,
-  correct: boolean,
-  timeMs = 20_000,
-  choice: AnswerEvent['choice'] = ['a'],
-): AnswerEvent {
-  return {
-    id: `${at}-t${String(seq++).padStart(5, '0')}`,
-    at,
-    tz: 'UTC',
-    offsetMin: 0,
-    type: 'answer',
-    questionId,
-    cardId: 'meters/util',
-    topic: 'meters',
-    choice,
-    correct,
-    timeMs,
-    context: 'review',
-  };
-}
+const ans = answerEvent;
 function undo(target: AnswerEvent, at: number): UndoEvent {
   return {
-    id: `${at}-u${String(seq++).padStart(5, '0')}`,
+    id: eventId(at, 'u'),
     at,
     tz: 'UTC',
     offsetMin: 0,
