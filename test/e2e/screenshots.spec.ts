@@ -7,7 +7,9 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { existsSync, mkdirSync } from 'node:fs';
-import { openCardQuiz } from './progress-helpers.ts';
+import { answerSeries, getBank, openCardQuiz } from './progress-helpers.ts';
+import { answerQuickly } from './quiz-fast.ts';
+import { liveFigure } from './helpers.ts';
 
 const DIR = 'artifacts/screenshots';
 mkdirSync(DIR, { recursive: true });
@@ -151,6 +153,51 @@ const SHOTS: Shot[] = [
     prepare: async (page) => {
       await expect(page.locator('label[for="import-file"]')).toBeVisible();
       await scrollTo(page, '#backup-h', 0.05);
+    },
+  },
+  {
+    // Issue 28: the review queue in the words results and home use (learning, due, new), after a mistake.
+    name: 'review-counts',
+    path: '/review/',
+    setup: async (page) => {
+      await answerSeries(await openCardQuiz(page, 'gpu-util'), await getBank(page), [false]);
+    },
+    prepare: async (page) => {
+      await expect(page.getByTestId('review-counts')).toHaveText(/learning/);
+    },
+  },
+  {
+    // Issue 28: a search for the term a card is named after lists that card first.
+    name: 'search-mfu',
+    path: '/search/?q=mfu',
+    prepare: async (page) => {
+      await expect(page.locator('[data-search-results] a').first()).toHaveAttribute('href', '/cards/mfu/');
+    },
+  },
+  {
+    // Issue 28: a finished card quiz opens at its last score with "Practise again".
+    name: 'card-quiz-last',
+    path: '/cards/gpu-util/',
+    setup: async (page) => {
+      const bank = await getBank(page);
+      const quiz = await openCardQuiz(page, 'gpu-util');
+      const total = Number((await quiz.locator('.quiz-progress').innerText()).match(/of (\d+)/)![1]);
+      await answerQuickly(quiz, bank, Array<boolean>(total).fill(true));
+      await expect(quiz.getByTestId('score')).toBeVisible();
+    },
+    prepare: async (page) => {
+      await page.locator('#quiz').scrollIntoViewIfNeeded(); // the quiz hydrates when it comes into view
+      await expect(page.getByTestId('quiz-last')).toBeVisible();
+      await scrollTo(page, '[data-testid="quiz-last"]', 0.3);
+    },
+  },
+  {
+    // Issue 28: a figure's slider keeps its filled track (dark mode too) and its caption follows the values.
+    name: 'figure-slider',
+    path: '/cards/power-draw-and-limits/',
+    prepare: async (page) => {
+      await liveFigure(page, 'figure[data-figure="power-clocks"]');
+      await scrollTo(page, 'figure[data-figure="power-clocks"]', 0.05);
     },
   },
 ];
