@@ -26,6 +26,7 @@ import {
 import type { PrometheusClient } from './prometheus-api.ts';
 import { costOf, type CostSummary } from './cost.ts';
 import { readEnergyIncrease } from './readings.ts';
+import { ownerKey } from './owner.ts';
 
 export const MAX_SEGMENTS = 28;
 
@@ -104,8 +105,8 @@ export function verdictsOf(
   });
 }
 
-/** The job a GPU belongs to, for grouping a hang or a straggler: its pod or HPC job, or '' when unlabelled. */
-const ownerOf = (g: FleetGpu): string => g.owner.pod ?? g.owner.job ?? '';
+/** The job a GPU belongs to, for grouping a hang or a straggler (owner.ts: pod, else HPC job, else host). */
+const ownerOf = (g: FleetGpu): string => ownerKey(g.owner, g.hostname);
 
 /** Runs the audit against Prometheus. */
 export async function audit(client: PrometheusClient, opts: AuditOptions): Promise<AuditReport> {

@@ -10,6 +10,7 @@
  */
 import type { GpuSample, HostSample, StreamMessage } from '../../src/protocol/metrics.ts';
 import { DCGM_SERIES, OWNER_LABELS, labelOf, type DcgmSampleField } from '../../src/protocol/dcgm.ts';
+import { mergeOwners, ownerOfLabels, targetsThatSetPod, type GpuOwner } from './owner.ts';
 import { emptyGpuSample } from '../../src/protocol/metrics.ts';
 import type { PrometheusClient, RangeSeries } from './prometheus-api.ts';
 import { readClockEventMask, readDcgm, readHostValue, readShare } from './readings.ts';
@@ -23,8 +24,8 @@ export interface FleetGpu {
   gpu: number;
   uuid: string | null;
   model: string;
-  /** Owner labels found on its series (pod, namespace, container, job), normalised (`exported_pod` → pod). */
-  owner: { pod: string | null; namespace: string | null; container: string | null; job: string | null };
+  /** Owner labels found on its series (pod, namespace, container, job), normalised (owner.ts: `exported_pod` first). */
+  owner: GpuOwner;
   /** Its series carry `simulated="true"` (a lab server's simulated GPU behind `--dcgm-names`), not real hardware. */
   simulated: boolean;
 }
@@ -156,7 +157,7 @@ export function gpuKeyOf(labels: Record<string, string>): string {
   return `${labels['instance'] ?? ''}|${labels['gpu'] ?? '0'}|${labels['UUID'] ?? labels['uuid'] ?? ''}`;
 }
 
-function gpuOf(labels: Record<string, string>): FleetGpu {
+function gpuOf(labels: Record<string, string>, targetSetsPod: boolean): FleetGpu {
   const instance = labels['instance'] ?? '';
   const gpu = Number(labels['gpu'] ?? 0);
   const uuid = labels['UUID'] ?? labels['uuid'] ?? null;
@@ -167,12 +168,7 @@ function gpuOf(labels: Record<string, string>): FleetGpu {
     gpu,
     uuid,
     model: labels['modelName'] ?? labels['model_name'] ?? 'unknown GPU',
-    owner: {
-      pod: labelOf(labels, OWNER_LABELS.pod),
-      namespace: labelOf(labels, OWNER_LABELS.namespace),
-      container: labelOf(labels, OWNER_LABELS.container),
-      job: labelOf(labels, OWNER_LABELS.job),
-    },
+    owner: ownerOfLabels(labels, targetSetsPod),
     simulated: labels['simulated'] === 'true',
   };
 }
@@ -231,11 +227,12 @@ function buildHosts(
   averaged = false,
 ): FleetHost[] {
   const gpus = new Map<string, { gpu: FleetGpu; values: Map<string, Map<number, number>> }>();
+  const setsPod = targetsThatSetPod(series);
   for (const s of series) {
-    const g = gpuOf(s.labels);
+    const g = gpuOf(s.labels, setsPod.has(s.labels['instance'] ?? ''));
     let e = gpus.get(g.key);
     if (!e) gpus.set(g.key, (e = { gpu: g, values: new Map() }));
-    else mergeOwner(e.gpu, g);
+    else e.gpu.owner = mergeOwners(e.gpu.owner, g.owner);
     e.values.set(s.labels['__name__'] ?? '', pointMap(s));
   }
   const hosts = new Map<
@@ -300,10 +297,6 @@ function reasonSharesAt(
     if (known) out.set(gi, shares);
   });
   return out;
-}
-
-function mergeOwner(into: FleetGpu, from: FleetGpu): void {
-  for (const k of ['pod', 'namespace', 'container', 'job'] as const) into.owner[k] ??= from.owner[k];
 }
 
 function gpuSample(

@@ -216,14 +216,17 @@ export const DCGM_SERIES: readonly DcgmSeries[] = [
 
 /**
  * The labels that say who a GPU belongs to. dcgm-exporter names the host `Hostname` until May 2026 and
- * `hostname` after (its #655); Prometheus renames a target's own `pod`/`namespace`/`container` labels to
- * `exported_*` when the scrape already sets them (honor_labels false). Each list is tried in order.
+ * `hostname` after (its #655). dcgm-exporter puts the workload's `pod`/`namespace`/`container` on a GPU's series;
+ * when the scrape sets those labels itself (a Kubernetes ServiceMonitor: the exporter's own pod), Prometheus keeps
+ * the scrape's and renames the exporter's to `exported_*` (honor_labels false). server/fleet/owner.ts picks one set.
  */
 export const OWNER_LABELS = {
   hostname: ['hostname', 'Hostname'],
-  pod: ['pod', 'exported_pod'],
-  namespace: ['namespace', 'exported_namespace'],
-  container: ['container', 'exported_container'],
+  /** The workload, as Prometheus renames it when the scrape target has labels of the same names. */
+  exported: { pod: 'exported_pod', namespace: 'exported_namespace', container: 'exported_container' },
+  /** The workload when nothing renamed it, or the scrape target's own (the exporter's pod) when something did. */
+  plain: { pod: 'pod', namespace: 'namespace', container: 'container' },
+  /** Slurm/HPC job id (dcgm-exporter's `--hpc-job-mapping-dir`). */
   job: ['hpc_job'],
 } as const;
 
