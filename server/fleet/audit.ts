@@ -9,7 +9,7 @@
  */
 import { diagnose, type BottleneckKind, type Diagnosis } from '../../src/lib/diagnose.ts';
 import type { StreamMessage } from '../../src/protocol/metrics.ts';
-import { DCGM_SERIES } from '../../src/protocol/dcgm.ts';
+import { DCGM_NAMES_BEFORE_4, DCGM_SERIES } from '../../src/protocol/dcgm.ts';
 import { WASTE_STATES } from '../../src/lib/fleet-view.ts';
 import { CLOCK_EVENT_REASONS } from '../../src/protocol/metrics.ts';
 import {
@@ -27,6 +27,9 @@ import type { PrometheusClient } from './prometheus-api.ts';
 import { costOf, type CostSummary } from './cost.ts';
 import { readEnergyIncrease } from './readings.ts';
 import { ownerKey } from './owner.ts';
+import { badReading, noData, pickVerdict, type AuditVerdict } from './verdicts.ts';
+
+export { badReading };
 
 export const MAX_SEGMENTS = 28;
 
@@ -50,7 +53,7 @@ export interface AuditOptions {
 }
 
 export interface GpuAudit extends FleetGpu {
-  verdict: Pick<Diagnosis, 'kind' | 'title' | 'confidence' | 'evidence' | 'next' | 'cardId'> & { decide?: string };
+  verdict: AuditVerdict;
   /** GPU-hours of the window in each state. */
   hours: Partial<Record<BottleneckKind, number>>;
   /** GPU-hours the GPU reported at all in the window. */
@@ -151,7 +154,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
       const bad = h.corrupt.findLast((m) => m.has(i))?.get(i);
       byKey.set(g.key, {
         ...g,
-        verdict: bad ? badReading(bad) : v ? pickVerdict(v) : noData('no scrape in the last minutes'),
+        verdict: bad ? badReading(bad) : v ? pickVerdict(v, h.messages, i) : noData('no scrape in the last minutes'),
         hours: {},
         reportedHours: 0,
         energyKWh: energyOf.has(g.key) ? energyOf.get(g.key)! / 3.6e9 : null,
@@ -182,43 +185,6 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
       ...cost.summary,
       energyKWh: energies.length ? energies.reduce((a, b) => a + b, 0) : null,
     },
-  };
-}
-
-function pickVerdict(d: Diagnosis): GpuAudit['verdict'] {
-  return {
-    kind: d.kind,
-    title: d.title,
-    confidence: d.confidence,
-    evidence: d.evidence,
-    next: d.next,
-    cardId: d.cardId,
-    ...(d.decide ? { decide: d.decide } : {}),
-  };
-}
-
-/** The verdict of a GPU that sent a corrupt reading (readings.ts): "can't tell", with the reading named. */
-export function badReading(why: string): GpuAudit['verdict'] {
-  return {
-    kind: 'cant-tell',
-    title: "Can't tell: Prometheus sent an impossible reading",
-    confidence: 'low',
-    evidence: [why],
-    next: 'Check dcgm-exporter on this host (its version and counters CSV) and any recording rule that feeds this series.',
-    cardId: 'dcgm-exporter-prometheus-grafana',
-    decide: 'Readings within their range from dcgm-exporter.',
-  };
-}
-
-function noData(why: string): GpuAudit['verdict'] {
-  return {
-    kind: 'cant-tell',
-    title: "Can't tell: no recent data",
-    confidence: 'low',
-    evidence: [why],
-    next: 'Check that dcgm-exporter on this host is up and scraped.',
-    cardId: 'dcgm-exporter-prometheus-grafana',
-    decide: 'A scrape in the last minutes.',
   };
 }
 
@@ -298,13 +264,18 @@ async function collectSegments(
   const skip = new Set(['DCGM_FI_DEV_XID_ERRORS', 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS']); // codes and bitmasks have no average
   const names = DCGM_SERIES.filter((s) => s.type === 'gauge' && !skip.has(s.name)).map((s) => s.name);
   const tag = (expr: string, name: string) => `label_replace(${expr}, "saturate_series", "${name}", "", "")`;
+  // The mask under dcgm-exporter 4.x's name, or under its name before 4.0 for a GPU that sends only that one
+  // (`or` matches without the name, so a GPU that sends both counts once).
+  const mask = ['DCGM_FI_DEV_CLOCKS_EVENT_REASONS', DCGM_NAMES_BEFORE_4['DCGM_FI_DEV_CLOCKS_EVENT_REASONS']!]
+    .map((n) => `${n}{${user}}`)
+    .join(' or ');
   const expr = [
     ...names.map((n) => tag(`avg_over_time(${n}{${user}}[${segmentS}s])`, n)),
     ...CLOCK_EVENT_REASONS.filter((r) => r.limiting).map((r) =>
       tag(
         // Masks at DCGM's 32-bit blank or above are dropped (a sentinel would set every bit); a negative one has no
         // bit set under PromQL's %, so one comparison is enough.
-        `avg_over_time((((DCGM_FI_DEV_CLOCKS_EVENT_REASONS{${user}} < ${0x7ffffff0}) % ${2 * r.bit}) >= bool ${r.bit})[${segmentS}s:${scrapeS}s])`,
+        `avg_over_time(((((${mask}) < ${0x7ffffff0}) % ${2 * r.bit}) >= bool ${r.bit})[${segmentS}s:${scrapeS}s])`,
         `${REASON_PREFIX}${r.name}`,
       ),
     ),

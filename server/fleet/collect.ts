@@ -9,7 +9,13 @@
  * per read whatever the GPU count.
  */
 import type { GpuSample, HostSample, StreamMessage } from '../../src/protocol/metrics.ts';
-import { DCGM_SERIES, OWNER_LABELS, labelOf, type DcgmSampleField } from '../../src/protocol/dcgm.ts';
+import {
+  DCGM_NAMES_BEFORE_4,
+  DCGM_SERIES,
+  OWNER_LABELS,
+  labelOf,
+  type DcgmSampleField,
+} from '../../src/protocol/dcgm.ts';
 import { mergeOwners, ownerOfLabels, targetsThatSetPod, type GpuOwner } from './owner.ts';
 import { emptyGpuSample } from '../../src/protocol/metrics.ts';
 import type { PrometheusClient, RangeSeries } from './prometheus-api.ts';
@@ -61,7 +67,12 @@ export interface CollectOptions {
 }
 
 const FIELD_SERIES = DCGM_SERIES.filter((s) => s.field !== null);
-const NAMES = DCGM_SERIES.filter((s) => s.type === 'gauge').map((s) => s.name);
+/** Every gauge the live view reads, under its dcgm-exporter 4.x name and its name before 4.0 where it had another. */
+const NAMES = DCGM_SERIES.filter((s) => s.type === 'gauge').flatMap((s) =>
+  DCGM_NAMES_BEFORE_4[s.name] ? [s.name, DCGM_NAMES_BEFORE_4[s.name]!] : [s.name],
+);
+const MASK = 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS';
+const MASK_BEFORE_4 = DCGM_NAMES_BEFORE_4[MASK]!;
 
 /** The matchers inside a user's selector (`{a="b"}` → `a="b"`), checked for a shape PromQL accepts. */
 export function selectorMatchers(selector: string | undefined): string {
@@ -338,8 +349,10 @@ function gpuSample(
   else nullReasons['memTotalBytes'] = 'needs DCGM_FI_DEV_FB_USED and DCGM_FI_DEV_FB_FREE';
   for (const f of ['memReservedBytes', 'smClockMaxMhz', 'memClockMhz', 'memClockMaxMhz'] as const)
     nullReasons[f] = 'not among dcgm-exporter default counters';
-  const mask = values.get('DCGM_FI_DEV_CLOCKS_EVENT_REASONS')?.get(t);
-  const decoded = mask === undefined || averaged ? null : readClockEventMask(mask);
+  // The mask under dcgm-exporter 4.x's name, else under its name before 4.0 (a fleet may run both).
+  const maskName = values.get(MASK)?.has(t) ? MASK : MASK_BEFORE_4;
+  const mask = values.get(maskName)?.get(t);
+  const decoded = mask === undefined || averaged ? null : readClockEventMask(mask, maskName);
   if (averaged) nullReasons['clockEventReasons'] = 'not read for window segments: a bitmask has no average';
   else if (decoded?.reasons) sample.clockEventReasons = decoded.reasons;
   else if (decoded && decoded.reasons === null) {
@@ -347,7 +360,9 @@ function gpuSample(
     if (decoded.corrupt) corrupt(decoded.reason);
   } else
     nullReasons['clockEventReasons'] =
-      'dcgm-exporter sends no DCGM_FI_DEV_CLOCKS_EVENT_REASONS: add it to its counters CSV to see throttling';
+      values.has(MASK) || values.has(MASK_BEFORE_4)
+        ? 'no sample from dcgm-exporter at this time'
+        : `dcgm-exporter sends no ${MASK} (${MASK_BEFORE_4} before 4.0): add it to its counters CSV to see throttling`;
   nullReasons['processes'] = 'Prometheus holds no process list (owner labels come from the pod)';
   for (const f of ['fp16ActivePct', 'fp32ActivePct', 'fp64ActivePct'] as const)
     nullReasons[f] = 'off in dcgm-exporter default counters';

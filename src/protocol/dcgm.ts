@@ -215,6 +215,16 @@ export const DCGM_SERIES: readonly DcgmSeries[] = [
 ];
 
 /**
+ * Series dcgm-exporter named differently before 4.0 (its 4.0.0 release, #437, moved to DCGM 4's field names): the
+ * 4.x name → the 3.x name. Only the clock event mask was renamed among the series the fleet reads (checked
+ * against the history of etc/default-counters.csv and etc/dcp-metrics-included.csv); a fleet can run both, so the
+ * reader takes whichever a GPU sends, the 4.x one first.
+ */
+export const DCGM_NAMES_BEFORE_4: Readonly<Record<string, string>> = {
+  DCGM_FI_DEV_CLOCKS_EVENT_REASONS: 'DCGM_FI_DEV_CLOCK_THROTTLE_REASONS',
+};
+
+/**
  * The labels that say who a GPU belongs to. dcgm-exporter names the host `Hostname` until May 2026 and
  * `hostname` after (its #655). dcgm-exporter puts the workload's `pod`/`namespace`/`container` on a GPU's series;
  * when the scrape sets those labels itself (a Kubernetes ServiceMonitor: the exporter's own pod), Prometheus keeps
