@@ -122,7 +122,8 @@ export async function hostSamplesOver(
 ): Promise<Map<string, (HostSample | null)[]>> {
   const range = (expr: string) => client.queryRange(expr, startS, endS, stepS);
   const [cpuSeries, hostSeries, nodeOf] = await Promise.all([
-    range(`1 - rate(node_cpu_seconds_total{mode="idle"}[${rateWindowS}s])`),
+    // In ms: a step that divides a window is not always whole seconds, and PromQL takes no fractional `…s`.
+    range(`1 - rate(node_cpu_seconds_total{mode="idle"}[${Math.max(1, Math.round(rateWindowS * 1000))}ms])`),
     range(seriesSelector(HOST_GAUGES)),
     nodeNames ?? nodeNamesAt(client, endS),
   ]);
@@ -153,8 +154,10 @@ export function hostsFromSeries(
 
 /** The points of a range query, from start to end every step (Prometheus aligns them the same way). */
 function timeline(startS: number, endS: number, stepS: number): number[] {
+  // In whole ms, as Prometheus counts: a step such as 128.571 s summed in floats overshoots the end at 1.8e9 s.
+  const [startMs, endMs, stepMs] = [startS, endS, stepS].map((x) => Math.round(x * 1000)) as [number, number, number];
   const out: number[] = [];
-  for (let t = startS; t <= endS + 1e-9; t += stepS) out.push(Math.round(t * 1000) / 1000);
+  for (let t = startMs; t <= endMs; t += Math.max(1, stepMs)) out.push(t / 1000);
   return out;
 }
 

@@ -81,7 +81,7 @@ export function toMarkdown(r: AuditReport): string {
     );
   lines.push(
     '',
-    `Each state is judged from ${formatWindow(r.window.segmentS)} averages; the verdict "now" reads every scrape of the last minutes.`,
+    `Each state is judged from ${formatWindow(Math.round(r.window.segmentS))} averages; the verdict "now" reads every scrape of the last minutes.`,
     '',
   );
   lines.push(

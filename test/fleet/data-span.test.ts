@@ -67,6 +67,16 @@ describe('a fleet with three minutes of data', () => {
     expect(r.dataSpanS).toBeLessThan(3600); // far too little for a day: the page picks a shorter window
   });
 
+  test('hours per state add up to the window (within one scrape) when data fills it, for every GPU', async () => {
+    // 170 s in segments of at least a minute: two of 85 s (whole minutes left 50 s of it uncounted).
+    const r = await report('170s');
+    expect(r.gpus).toHaveLength(HOSTS.length * 8);
+    for (const g of r.gpus) {
+      const seconds = Object.values(g.hours).reduce((a, b) => a + b, 0) * 3600;
+      expect(Math.abs(seconds - 170), g.hostname).toBeLessThanOrEqual(15);
+    }
+  });
+
   test('GPUs whose series carry simulated="true" are marked simulated, the others not', async () => {
     const r = await report('1h');
     const sim = new Set(r.gpus.filter((g) => g.simulated).map((g) => g.hostname));

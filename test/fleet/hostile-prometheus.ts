@@ -80,11 +80,14 @@ export function fakeGpu(i: number, values: Record<string, number | string> = BUS
 
 const text = (v: number | string) => String(v);
 const timesOf = (p: URLSearchParams): number[] => {
-  const start = Number(p.get('start'));
-  const end = Number(p.get('end'));
-  const step = Number(p.get('step'));
+  // In whole ms, as Prometheus counts (a fractional step summed in floats would overshoot the end).
+  const [start, end, step] = ['start', 'end', 'step'].map((k) => Math.round(Number(p.get(k)) * 1000)) as [
+    number,
+    number,
+    number,
+  ];
   const out: number[] = [];
-  for (let t = start; t <= end + 1e-9 && out.length < 11_000; t += step) out.push(Math.round(t * 1000) / 1000);
+  for (let t = start; t <= end && out.length < 11_000; t += Math.max(1, step)) out.push(t / 1000);
   return out;
 };
 
