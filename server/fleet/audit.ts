@@ -10,11 +10,20 @@
 import { diagnose, type BottleneckKind, type Diagnosis } from '../../src/lib/diagnose.ts';
 import type { StreamMessage } from '../../src/protocol/metrics.ts';
 import { WASTE_STATES } from '../../src/lib/fleet-view.ts';
-import { collectFleet, gpuKeyOf, nodeNamesAt, selectorMatchers, type FleetGpu, type FleetHost } from './collect.ts';
+import {
+  collectFleet,
+  gpuKeyOf,
+  gpuMatch,
+  nodeNamesAt,
+  selectorMatchers,
+  type FleetGpu,
+  type FleetHost,
+} from './collect.ts';
 import type { PrometheusClient } from './prometheus-api.ts';
 import { costOf, type CostSummary } from './cost.ts';
 import { readEnergyIncrease } from './readings.ts';
 import { ownerKey } from './owner.ts';
+import { targetBatches, type OnBatch } from './batches.ts';
 import { collectSegments, MAX_SEGMENTS, segmentHours, segmentPlan, type SegmentPlan } from './segments.ts';
 import { badReading, noData, pickVerdict, type AuditVerdict } from './verdicts.ts';
 
@@ -39,6 +48,8 @@ export interface AuditOptions {
   liveS?: number;
   /** Seconds between those scrapes (default 15). */
   liveStepS?: number;
+  /** Called after each batch of hosts is read (batches.ts): the CLI's progress lines. */
+  onBatch?: OnBatch;
 }
 
 export interface GpuAudit extends FleetGpu {
@@ -111,9 +122,19 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
   const nodeNames = nodeNamesAt(client, opts.endS); // one query for the live view and the segments
   const spanStepS = Math.max(liveStepS, Math.ceil(opts.windowS / DATA_SPAN_POINTS));
   const sel = selectorMatchers(opts.selector);
+  // The hosts, listed once over the whole window (GPUs gone now included), read in batches by both reads.
+  const batches = targetBatches(client, gpuMatch(opts.selector), startS, opts.endS);
   const [live, segments, energy, oldest] = await Promise.all([
-    collectFleet(client, { selector: opts.selector, endS: opts.endS, rangeS: liveS, stepS: liveStepS, nodeNames }),
-    collectSegments(client, opts.selector, opts.endS, plan, liveStepS, nodeNames),
+    collectFleet(client, {
+      selector: opts.selector,
+      endS: opts.endS,
+      rangeS: liveS,
+      stepS: liveStepS,
+      nodeNames,
+      batches,
+      onBatch: opts.onBatch,
+    }),
+    collectSegments(client, opts.selector, opts.endS, plan, liveStepS, nodeNames, batches, opts.onBatch),
     client.query(
       `increase(DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{${selectorMatchers(opts.selector)}}[${opts.windowS}s])`,
       opts.endS,

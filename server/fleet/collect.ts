@@ -20,6 +20,7 @@ import { mergeOwners, ownerOfLabels, targetsThatSetPod, type GpuOwner } from './
 import { emptyGpuSample } from '../../src/protocol/metrics.ts';
 import type { PrometheusClient, RangeSeries } from './prometheus-api.ts';
 import { readClockEventMask, readDcgm, readHostValue, readShare } from './readings.ts';
+import { readInBatches, targetBatches, withBatch, type Batch, type OnBatch } from './batches.ts';
 
 /** Who a GPU belongs to and where it is. */
 export interface FleetGpu {
@@ -64,6 +65,10 @@ export interface CollectOptions {
   stepS: number;
   /** Host names by node-exporter instance (nodeNamesAt), when the caller already asked for them. */
   nodeNames?: Promise<Map<string, string>> | undefined;
+  /** The batches of hosts to read (batches.ts), when the caller already listed them; else listed over the range. */
+  batches?: Promise<Batch[]> | undefined;
+  /** Called after each batch. */
+  onBatch?: OnBatch | undefined;
 }
 
 const FIELD_SERIES = DCGM_SERIES.filter((s) => s.field !== null);
@@ -85,6 +90,9 @@ export function selectorMatchers(selector: string | undefined): string {
   return inner;
 }
 
+/** Every dcgm-exporter series the fleet reads that `selector` selects: the hosts are listed from these. */
+export const gpuMatch = (selector: string | undefined): string => seriesSelector(NAMES, selector);
+
 /** A selector for `names` (a regex on `__name__`) joined with the user's matchers. */
 export function seriesSelector(names: readonly string[], selector?: string): string {
   const user = selectorMatchers(selector);
@@ -94,8 +102,12 @@ export function seriesSelector(names: readonly string[], selector?: string): str
 /** Reads the GPUs that match `opts.selector` over the range and builds each host's messages. */
 export async function collectFleet(client: PrometheusClient, opts: CollectOptions): Promise<FleetHost[]> {
   const startS = opts.endS - opts.rangeS;
+  const user = selectorMatchers(opts.selector);
+  const batches = opts.batches ?? targetBatches(client, gpuMatch(opts.selector), startS, opts.endS);
+  const read = (b: Batch) =>
+    client.queryRange(seriesSelector(NAMES, `{${withBatch(user, b)}}`), startS, opts.endS, opts.stepS);
   const [gpuSeries, hostSamples] = await Promise.all([
-    client.queryRange(seriesSelector(NAMES, opts.selector), startS, opts.endS, opts.stepS),
+    batches.then((bs) => readInBatches(bs, read, 'live view', opts.onBatch)),
     hostSamplesOver(client, startS, opts.endS, opts.stepS, Math.max(60, opts.stepS * 4), opts.nodeNames),
   ]);
   return buildHosts(gpuSeries, hostSamples, timeline(startS, opts.endS, opts.stepS));

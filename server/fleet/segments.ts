@@ -10,6 +10,7 @@ import { CLOCK_EVENT_REASONS } from '../../src/protocol/metrics.ts';
 import { DCGM_NAMES_BEFORE_4, DCGM_SERIES } from '../../src/protocol/dcgm.ts';
 import { hostSamplesOver, hostsFromSeries, REASON_PREFIX, selectorMatchers, type FleetHost } from './collect.ts';
 import type { PrometheusClient } from './prometheus-api.ts';
+import { readInBatches, withBatch, type Batch, type OnBatch } from './batches.ts';
 
 /** The most segments a window is cut into: the range query holds this many points per series. */
 export const MAX_SEGMENTS = 28;
@@ -40,7 +41,7 @@ export function segmentPlan(windowS: number, scrapeS: number): SegmentPlan {
 export const promDuration = (ms: number): string => `${Math.max(1, Math.round(ms))}ms`;
 
 /**
- * Per-segment averages of every dcgm-exporter gauge in ONE query. Functions drop `__name__`, and `or` matches
+ * Per-segment averages of every dcgm-exporter gauge in one query per batch of hosts (batches.ts). Functions drop `__name__`, and `or` matches
  * series on their labels without it, so each average carries its series name in a label of its own
  * (`saturate_series`) that keeps the union's members apart; it becomes `__name__` again here. Clock event
  * reasons are a bitmask, which has no average: for each limiting reason the query takes the share of scrapes
@@ -54,8 +55,25 @@ export async function collectSegments(
   plan: SegmentPlan,
   scrapeS: number,
   nodeNames: Promise<Map<string, string>>,
+  batches: Promise<Batch[]>,
+  onBatch?: OnBatch,
 ): Promise<FleetHost[]> {
-  const user = selectorMatchers(selector);
+  // Segments end at endS and step back from it: the newest samples always count (from startS forward, the last
+  // point fell up to a segment before endS, and a Prometheus that began scraping minutes ago showed no hours).
+  const stepS = plan.segmentMs / 1000;
+  const first = (Math.round(endS * 1000) - (plan.count - 1) * plan.segmentMs) / 1000;
+  const userSel = selectorMatchers(selector);
+  const read = (b: Batch) => client.queryRange(segmentsExpr(withBatch(userSel, b), plan, scrapeS), first, endS, stepS);
+  const [series, hosts] = await Promise.all([
+    batches.then((bs) => readInBatches(bs, read, 'window', onBatch)),
+    hostSamplesOver(client, first, endS, stepS, stepS, nodeNames),
+  ]);
+  for (const s of series) s.labels['__name__'] = s.labels['saturate_series'] ?? '';
+  return hostsFromSeries(series, first, endS, stepS, hosts);
+}
+
+/** The segments query for the series `user` (matchers without braces) selects. */
+function segmentsExpr(user: string, plan: SegmentPlan, scrapeS: number): string {
   const skip = new Set(['DCGM_FI_DEV_XID_ERRORS', 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS']); // codes and bitmasks have no average
   const names = DCGM_SERIES.filter((s) => s.type === 'gauge' && !skip.has(s.name)).map((s) => s.name);
   const tag = (expr: string, name: string) => `label_replace(${expr}, "saturate_series", "${name}", "", "")`;
@@ -65,7 +83,7 @@ export async function collectSegments(
     .map((n) => `${n}{${user}}`)
     .join(' or ');
   const range = promDuration(plan.segmentMs);
-  const expr = [
+  return [
     ...names.map((n) => tag(`avg_over_time(${n}{${user}}[${range}])`, n)),
     ...CLOCK_EVENT_REASONS.filter((r) => r.limiting).map((r) =>
       tag(
@@ -76,16 +94,6 @@ export async function collectSegments(
       ),
     ),
   ].join(' or ');
-  // Segments end at endS and step back from it: the newest samples always count (from startS forward, the last
-  // point fell up to a segment before endS, and a Prometheus that began scraping minutes ago showed no hours).
-  const stepS = plan.segmentMs / 1000;
-  const first = (Math.round(endS * 1000) - (plan.count - 1) * plan.segmentMs) / 1000;
-  const [series, hosts] = await Promise.all([
-    client.queryRange(expr, first, endS, stepS),
-    hostSamplesOver(client, first, endS, stepS, stepS, nodeNames),
-  ]);
-  for (const s of series) s.labels['__name__'] = s.labels['saturate_series'] ?? '';
-  return hostsFromSeries(series, first, endS, stepS, hosts);
 }
 
 /** The hours a segment stamped `sampledAtMs` stands for: the oldest takes the remainder. */
