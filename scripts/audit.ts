@@ -11,12 +11,16 @@ import { parseArgs } from 'node:util';
 import { audit } from '../server/fleet/audit.ts';
 import {
   createPrometheusClient,
+  DEFAULT_QUERY_TIMEOUT_S,
+  MAX_QUERY_TIMEOUT_S,
   MAX_RESPONSE_BYTES,
+  parseQueryTimeout,
   MAX_SERIES,
   PrometheusError,
   readCredentialFile,
 } from '../server/fleet/prometheus-api.ts';
 import { selectorMatchers } from '../server/fleet/collect.ts';
+import type { OnBatch } from '../server/fleet/batches.ts';
 import { terminalText } from '../server/fleet/plain-text.ts';
 import { parseWindow, toJson, toMarkdown } from '../server/fleet/report.ts';
 
@@ -36,7 +40,8 @@ throttled or hung, with what those hours cost.
   --end <ISO time>                the end of the window (default: now)
   --price-per-gpu-hour <usd>      price every GPU's wasteful hours at this (default: each model's list price
                                   in src/lib/gpu-prices.ts, sourced and dated; models without one: hours only)
-  --query-timeout <seconds>       how long one query may take, whole answer included (default 30)
+  --query-timeout <seconds>       how long one query may take, whole answer included (default
+                                  ${DEFAULT_QUERY_TIMEOUT_S}, at most ${MAX_QUERY_TIMEOUT_S}); longer exits 4 and names the query
   --max-response-mb <MB>          the largest answer read from Prometheus (default 64)
   --max-series <N>                the most series one answer may hold (default 50000, some 3,000 GPUs)
   --json                          JSON on stdout instead of Markdown
@@ -59,12 +64,32 @@ const EXIT_OF: Record<PrometheusError['kind'], number> = {
   'too-big': EXIT.tooSlow,
 };
 
-/** Runs the CLI; returns the exit code. `out` and `err` are where text goes (tests pass their own). */
+/** An audit that runs longer than this shows its progress on stderr even when stderr is not a terminal. */
+export const PROGRESS_AFTER_MS = 3000;
+
+/**
+ * Progress lines for a long audit: one per batch of hosts read (server/fleet/batches.ts), on a terminal from the
+ * start, elsewhere (a log, CI) once the audit has run PROGRESS_AFTER_MS.
+ */
+export function progressLines(err: (s: string) => void, isTTY: boolean, now: () => number): OnBatch {
+  const started = now();
+  return (what, done, total) => {
+    const elapsedMs = now() - started;
+    if (!isTTY && elapsedMs < PROGRESS_AFTER_MS) return;
+    err(`audit: ${what}: batch ${done} of ${total} of hosts read (${Math.round(elapsedMs / 1000)} s)\n`);
+  };
+}
+
+/**
+ * Runs the CLI; returns the exit code. `out` and `err` are where text goes and `isTTY` whether `err` is a terminal
+ * (tests pass their own).
+ */
 export async function runAudit(
   argv: string[],
   out: (s: string) => void = (s) => process.stdout.write(s),
   err: (s: string) => void = (s) => process.stderr.write(s),
   now: () => number = Date.now,
+  isTTY: boolean = process.stderr.isTTY === true,
 ): Promise<number> {
   let opts;
   try {
@@ -79,7 +104,7 @@ export async function runAudit(
         window: { type: 'string', default: '24h' },
         end: { type: 'string' },
         'price-per-gpu-hour': { type: 'string' },
-        'query-timeout': { type: 'string', default: '30' },
+        'query-timeout': { type: 'string', default: String(DEFAULT_QUERY_TIMEOUT_S) },
         'max-response-mb': { type: 'string', default: String(MAX_RESPONSE_BYTES / 1024 / 1024) },
         'max-series': { type: 'string', default: String(MAX_SERIES) },
         json: { type: 'boolean', default: false },
@@ -106,11 +131,12 @@ export async function runAudit(
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
-    const queryTimeoutS = Number(values['query-timeout']);
-    if (!(Number.isFinite(queryTimeoutS) && queryTimeoutS >= 1 && queryTimeoutS <= 3600))
-      throw new UsageError(
-        `--query-timeout must be a number of seconds from 1 to 3600 such as 120 (got "${terminalText(values['query-timeout'], 40)}")`,
-      );
+    let queryTimeoutS: number;
+    try {
+      queryTimeoutS = parseQueryTimeout(values['query-timeout'], '--query-timeout');
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
     const maxResponseMb = Number(values['max-response-mb']);
     if (!(Number.isFinite(maxResponseMb) && maxResponseMb >= 1 && maxResponseMb <= 4096))
       throw new UsageError(
@@ -170,6 +196,7 @@ export async function runAudit(
       endS: opts.endS,
       selector: opts.selector,
       pricePerGpuHour: opts.price,
+      onBatch: progressLines(err, isTTY, now),
     });
     if (report.gpus.length === 0) {
       err(

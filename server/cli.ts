@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEFAULTS, EXIT } from './defaults.ts';
+import { DEFAULT_QUERY_TIMEOUT_S, MAX_QUERY_TIMEOUT_S, parseQueryTimeout } from './fleet/query-timeout.ts';
 import { isLoopback, normaliseOrigin } from './security.ts';
 import { TOKEN_PATTERN } from './token.ts';
 
@@ -28,8 +29,17 @@ export interface CliOptions {
   /** `--dcgm-names`: the host name /metrics gives dcgm-exporter's series (this machine's by default), else null. */
   dcgmHostname: string | null;
   /** For `--source prometheus:<url>`: how to reach it and which GPUs. */
-  prometheus: { tokenFile: string | null; basicAuthFile: string | null; selector: string | null };
+  prometheus: PrometheusFlags;
   help: boolean;
+}
+
+/** `--prometheus-*`: how to reach the Prometheus of `--source prometheus:`, which GPUs, how long a query may take. */
+export interface PrometheusFlags {
+  tokenFile: string | null;
+  basicAuthFile: string | null;
+  selector: string | null;
+  /** Seconds one query may take (`--prometheus-query-timeout`, default DEFAULT_QUERY_TIMEOUT_S). */
+  queryTimeoutS: number;
 }
 
 /** The environment variables the CLI reads. */
@@ -51,6 +61,7 @@ export const USAGE = `Usage: npm start -- [flags]        (site and lab on one or
   --prometheus-selector SEL        with prometheus:, which GPUs, e.g. '{hostname=~"gpu-.*"}'
   --prometheus-token-file FILE     with prometheus:, a bearer token for it
   --prometheus-basic-auth-file FILE  with prometheus:, "user:password" for it
+  --prometheus-query-timeout S     with prometheus:, seconds one query may take (default ${DEFAULT_QUERY_TIMEOUT_S}, at most ${MAX_QUERY_TIMEOUT_S})
   --interval MS       sampling interval in ms (default ${DEFAULTS.intervalMs}, minimum ${DEFAULTS.minIntervalMs};
                       with prometheus:, how often it is read, default ${DEFAULTS.fleetRefreshMs})
   --record FILE       also write every sample to FILE as NDJSON (replay it with --source replay:FILE)
@@ -100,6 +111,16 @@ function intFlag(raw: string | undefined, name: string, fallback: number, min: n
   return n;
 }
 
+/** `--prometheus-query-timeout`: seconds, 1 to MAX_QUERY_TIMEOUT_S (the audit's `--query-timeout` rule). */
+function queryTimeoutFlag(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_QUERY_TIMEOUT_S;
+  try {
+    return parseQueryTimeout(raw, '--prometheus-query-timeout');
+  } catch (e) {
+    throw new CliError(`${(e as Error).message}.`);
+  }
+}
+
 /** A size flag: bytes, or a number with K, M or G (powers of 1024). */
 function sizeFlag(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -142,6 +163,7 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
         'prometheus-selector': { type: 'string' },
         'prometheus-token-file': { type: 'string' },
         'prometheus-basic-auth-file': { type: 'string' },
+        'prometheus-query-timeout': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -170,7 +192,12 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
     throw new CliError((e as Error).message);
   }
   const source = values.source ?? DEFAULTS.source;
-  const promFlags = ['prometheus-selector', 'prometheus-token-file', 'prometheus-basic-auth-file'] as const;
+  const promFlags = [
+    'prometheus-selector',
+    'prometheus-token-file',
+    'prometheus-basic-auth-file',
+    'prometheus-query-timeout',
+  ] as const;
   const strayProm = promFlags.find((f) => values[f] !== undefined);
   if (strayProm && !source.startsWith('prometheus:'))
     throw new CliError(`--${strayProm} goes with --source prometheus:<url> (the Prometheus to read).`);
@@ -203,6 +230,7 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
       tokenFile: values['prometheus-token-file'] ?? null,
       basicAuthFile: values['prometheus-basic-auth-file'] ?? null,
       selector: values['prometheus-selector'] ?? null,
+      queryTimeoutS: queryTimeoutFlag(values['prometheus-query-timeout']),
     },
     help: values.help ?? false,
   };

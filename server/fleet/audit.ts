@@ -3,25 +3,20 @@
  * the last minutes at scrape resolution) and how many GPU-hours of the window it spent in each state, with
  * what those hours cost. Built on `collectFleet` (live view) and on per-segment averages for the window.
  *
- * Resolution: a window is cut into at most `MAX_SEGMENTS` segments and each segment is judged from its
- * averages and its GPU-Util spread (steady.ts: a steady job gets the verdict it gets now), so a state shorter than
- * a segment is blended into its neighbours (1 h → 2 min 9 s segments,
- * 24 h → ~51 min, 7 d → 6 h). The live verdict reads every scrape of the last `liveS` seconds.
+ * Resolution: a window is cut into at most `MAX_SEGMENTS` segments that cover it whole (segments.ts) and each
+ * segment is judged from its averages and its GPU-Util spread (steady.ts: a steady job gets the verdict it gets
+ * now), so a state shorter than a segment is blended into its neighbours (1 h → 2 min 9 s segments, 24 h → ~51 min,
+ * 7 d → 6 h). The live verdict reads every scrape of the last `liveS` seconds.
  */
 import { diagnose, type BottleneckKind, type Diagnosis } from '../../src/lib/diagnose/index.ts';
 import type { StreamMessage } from '../../src/protocol/metrics.ts';
-import { DCGM_SERIES } from '../../src/protocol/dcgm.ts';
 import { WASTE_STATES } from '../../src/lib/fleet-view.ts';
-import { CLOCK_EVENT_REASONS } from '../../src/protocol/metrics.ts';
 import {
   collectFleet,
   gpuKeyOf,
-  hostSamplesOver,
-  hostsFromSeries,
+  gpuMatch,
   nodeNamesAt,
-  REASON_PREFIX,
   selectorMatchers,
-  UTIL_SPREAD_SERIES,
   type FleetGpu,
   type FleetHost,
 } from './collect.ts';
@@ -29,8 +24,14 @@ import type { PrometheusClient } from './prometheus-api.ts';
 import { costOf, type CostSummary } from './cost.ts';
 import { readEnergyIncrease } from './readings.ts';
 import { steadyWindow } from './steady.ts';
+import { ownerKey } from './owner.ts';
+import { targetBatches, type OnBatch } from './batches.ts';
+import { collectSegments, MAX_SEGMENTS, segmentHours, segmentPlan, type SegmentPlan } from './segments.ts';
+import { badReading, noData, pickVerdict, type AuditVerdict } from './verdicts.ts';
 
-export const MAX_SEGMENTS = 28;
+export { badReading };
+
+export { MAX_SEGMENTS };
 
 /** Points across the window at which the oldest sample is looked for (its resolution: 24 h → 6 min, 1 h → 15 s). */
 export const DATA_SPAN_POINTS = 240;
@@ -49,10 +50,12 @@ export interface AuditOptions {
   liveS?: number;
   /** Seconds between those scrapes (default 15). */
   liveStepS?: number;
+  /** Called after each batch of hosts is read (batches.ts): the CLI's progress lines. */
+  onBatch?: OnBatch;
 }
 
 export interface GpuAudit extends FleetGpu {
-  verdict: Pick<Diagnosis, 'kind' | 'title' | 'confidence' | 'evidence' | 'next' | 'cardId'> & { decide?: string };
+  verdict: AuditVerdict;
   /** GPU-hours of the window in each state. */
   hours: Partial<Record<BottleneckKind, number>>;
   /** GPU-hours the GPU reported at all in the window. */
@@ -108,22 +111,33 @@ export function verdictsOf(
   });
 }
 
-/** The job a GPU belongs to, for grouping a hang or a straggler: its pod or HPC job, or '' when unlabelled. */
-const ownerOf = (g: FleetGpu): string => g.owner.pod ?? g.owner.job ?? '';
+/** The job a GPU belongs to, for grouping a hang or a straggler (owner.ts: pod, else HPC job, else host). */
+const ownerOf = (g: FleetGpu): string => ownerKey(g.owner, g.hostname);
 
 /** Runs the audit against Prometheus. */
 export async function audit(client: PrometheusClient, opts: AuditOptions): Promise<AuditReport> {
   const before = client.requests;
   const liveS = opts.liveS ?? 300;
   const liveStepS = opts.liveStepS ?? 15;
-  const segmentS = Math.max(liveStepS * 4, Math.ceil(opts.windowS / MAX_SEGMENTS));
+  const plan = segmentPlan(opts.windowS, liveStepS);
+  const segmentS = plan.segmentMs / 1000;
   const startS = opts.endS - opts.windowS;
   const nodeNames = nodeNamesAt(client, opts.endS); // one query for the live view and the segments
   const spanStepS = Math.max(liveStepS, Math.ceil(opts.windowS / DATA_SPAN_POINTS));
   const sel = selectorMatchers(opts.selector);
+  // The hosts, listed once over the whole window (GPUs gone now included), read in batches by both reads.
+  const batches = targetBatches(client, gpuMatch(opts.selector), startS, opts.endS);
   const [live, segments, energy, oldest] = await Promise.all([
-    collectFleet(client, { selector: opts.selector, endS: opts.endS, rangeS: liveS, stepS: liveStepS, nodeNames }),
-    collectSegments(client, opts.selector, startS, opts.endS, segmentS, liveStepS, nodeNames),
+    collectFleet(client, {
+      selector: opts.selector,
+      endS: opts.endS,
+      rangeS: liveS,
+      stepS: liveStepS,
+      nodeNames,
+      batches,
+      onBatch: opts.onBatch,
+    }),
+    collectSegments(client, opts.selector, opts.endS, plan, liveStepS, nodeNames, batches, opts.onBatch),
     client.query(
       `increase(DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{${selectorMatchers(opts.selector)}}[${opts.windowS}s])`,
       opts.endS,
@@ -154,7 +168,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
       const bad = h.corrupt.findLast((m) => m.has(i))?.get(i);
       byKey.set(g.key, {
         ...g,
-        verdict: bad ? badReading(bad) : v ? pickVerdict(v) : noData('no scrape in the last minutes'),
+        verdict: bad ? badReading(bad) : v ? pickVerdict(v, h.messages, i) : noData('no scrape in the last minutes'),
         hours: {},
         reportedHours: 0,
         energyKWh: energyOf.has(g.key) ? energyOf.get(g.key)! / 3.6e9 : null,
@@ -162,7 +176,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
       });
     });
   }
-  for (const h of segments) accumulate(h, segmentS, byKey, energyOf);
+  for (const h of segments) accumulate(h, plan, opts.endS, byKey, energyOf);
   const gpus = [...byKey.values()].sort((a, b) => a.hostname.localeCompare(b.hostname) || a.gpu - b.gpu);
   const cost = costOf(gpus, opts.pricePerGpuHour);
   gpus.forEach((g, i) => (g.pricePerGpuHour = cost.perGpu[i] ?? null));
@@ -188,47 +202,17 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
   };
 }
 
-function pickVerdict(d: Diagnosis): GpuAudit['verdict'] {
-  return {
-    kind: d.kind,
-    title: d.title,
-    confidence: d.confidence,
-    evidence: d.evidence,
-    next: d.next,
-    cardId: d.cardId,
-    ...(d.decide ? { decide: d.decide } : {}),
-  };
-}
-
-/** The verdict of a GPU that sent a corrupt reading (readings.ts): "can't tell", with the reading named. */
-export function badReading(why: string): GpuAudit['verdict'] {
-  return {
-    kind: 'cant-tell',
-    title: "Can't tell: Prometheus sent an impossible reading",
-    confidence: 'low',
-    evidence: [why],
-    next: 'Check dcgm-exporter on this host (its version and counters CSV) and any recording rule that feeds this series.',
-    cardId: 'dcgm-exporter-prometheus-grafana',
-    decide: 'Readings within their range from dcgm-exporter.',
-  };
-}
-
-function noData(why: string): GpuAudit['verdict'] {
-  return {
-    kind: 'cant-tell',
-    title: "Can't tell: no recent data",
-    confidence: 'low',
-    evidence: [why],
-    next: 'Check that dcgm-exporter on this host is up and scraped.',
-    cardId: 'dcgm-exporter-prometheus-grafana',
-    decide: 'A scrape in the last minutes.',
-  };
-}
-
 /** Adds each segment's state to its GPU's hours; GPUs seen only in the window (gone now) join the report. */
-function accumulate(h: FleetHost, segmentS: number, byKey: Map<string, GpuAudit>, energyOf: Map<string, number>): void {
-  const hours = segmentS / 3600;
+function accumulate(
+  h: FleetHost,
+  plan: SegmentPlan,
+  endS: number,
+  byKey: Map<string, GpuAudit>,
+  energyOf: Map<string, number>,
+): void {
+  const segmentS = plan.segmentMs / 1000;
   h.messages.forEach((m, mi) => {
+    const hours = segmentHours(plan, endS, m.sampledAtMs);
     const steady = steadyWindow(m, segmentS, h.reasonShares?.[mi], h.utilSpreads?.[mi]);
     const verdicts = verdictsOf(steady, segmentS, h.gpus.map(ownerOf));
     m.gpus.forEach((s, i) => {
@@ -251,51 +235,4 @@ function accumulate(h: FleetHost, segmentS: number, byKey: Map<string, GpuAudit>
       a.reportedHours += hours;
     });
   });
-}
-
-/**
- * Per-segment averages of every dcgm-exporter gauge in ONE query. Functions drop `__name__`, and `or` matches
- * series on their labels without it, so each average carries its series name in a label of its own
- * (`saturate_series`) that keeps the union's members apart; it becomes `__name__` again here. Clock event
- * reasons are a bitmask, which has no average: for each limiting reason the query takes the share of scrapes
- * with its bit set (`mask % 2b >= b`), named `reason:<Name>`.
- */
-async function collectSegments(
-  client: PrometheusClient,
-  selector: string | undefined,
-  startS: number,
-  endS: number,
-  segmentS: number,
-  scrapeS: number,
-  nodeNames: Promise<Map<string, string>>,
-): Promise<FleetHost[]> {
-  const user = selectorMatchers(selector);
-  const skip = new Set(['DCGM_FI_DEV_XID_ERRORS', 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS']); // codes and bitmasks have no average
-  const names = DCGM_SERIES.filter((s) => s.type === 'gauge' && !skip.has(s.name)).map((s) => s.name);
-  const tag = (expr: string, name: string) => `label_replace(${expr}, "saturate_series", "${name}", "", "")`;
-  const util = `DCGM_FI_DEV_GPU_UTIL{${user}}[${segmentS}s]`;
-  const expr = [
-    ...names.map((n) => tag(`avg_over_time(${n}{${user}}[${segmentS}s])`, n)),
-    // GPU-Util's spread over the segment, which the engine reads beside its mean (steadyWindow).
-    tag(`min_over_time(${util})`, UTIL_SPREAD_SERIES.min),
-    tag(`quantile_over_time(0.9, ${util})`, UTIL_SPREAD_SERIES.p90),
-    tag(`max_over_time(${util})`, UTIL_SPREAD_SERIES.max),
-    ...CLOCK_EVENT_REASONS.filter((r) => r.limiting).map((r) =>
-      tag(
-        // Masks at DCGM's 32-bit blank or above are dropped (a sentinel would set every bit); a negative one has no
-        // bit set under PromQL's %, so one comparison is enough.
-        `avg_over_time((((DCGM_FI_DEV_CLOCKS_EVENT_REASONS{${user}} < ${0x7ffffff0}) % ${2 * r.bit}) >= bool ${r.bit})[${segmentS}s:${scrapeS}s])`,
-        `${REASON_PREFIX}${r.name}`,
-      ),
-    ),
-  ].join(' or ');
-  // Segments end at endS and step back from it: the newest samples always count (from startS forward, the last
-  // point fell up to a segment before endS, and a Prometheus that began scraping minutes ago showed no hours).
-  const first = endS - (Math.max(1, Math.floor((endS - startS) / segmentS)) - 1) * segmentS;
-  const [series, hosts] = await Promise.all([
-    client.queryRange(expr, first, endS, segmentS),
-    hostSamplesOver(client, first, endS, segmentS, segmentS, nodeNames),
-  ]);
-  for (const s of series) s.labels['__name__'] = s.labels['saturate_series'] ?? '';
-  return hostsFromSeries(series, first, endS, segmentS, hosts);
 }

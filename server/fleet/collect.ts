@@ -9,10 +9,18 @@
  * per read whatever the GPU count.
  */
 import type { GpuSample, HostSample, StreamMessage } from '../../src/protocol/metrics.ts';
-import { DCGM_SERIES, OWNER_LABELS, labelOf, type DcgmSampleField } from '../../src/protocol/dcgm.ts';
+import {
+  DCGM_NAMES_BEFORE_4,
+  DCGM_SERIES,
+  OWNER_LABELS,
+  labelOf,
+  type DcgmSampleField,
+} from '../../src/protocol/dcgm.ts';
+import { mergeOwners, ownerOfLabels, targetsThatSetPod, type GpuOwner } from './owner.ts';
 import { emptyGpuSample } from '../../src/protocol/metrics.ts';
 import type { PrometheusClient, RangeSeries } from './prometheus-api.ts';
 import { readClockEventMask, readDcgm, readHostValue, readShare } from './readings.ts';
+import { readInBatches, targetBatches, withBatch, type Batch, type OnBatch } from './batches.ts';
 
 /** Who a GPU belongs to and where it is. */
 export interface FleetGpu {
@@ -23,8 +31,8 @@ export interface FleetGpu {
   gpu: number;
   uuid: string | null;
   model: string;
-  /** Owner labels found on its series (pod, namespace, container, job), normalised (`exported_pod` → pod). */
-  owner: { pod: string | null; namespace: string | null; container: string | null; job: string | null };
+  /** Owner labels found on its series (pod, namespace, container, job), normalised (owner.ts: `exported_pod` first). */
+  owner: GpuOwner;
   /** Its series carry `simulated="true"` (a lab server's simulated GPU behind `--dcgm-names`), not real hardware. */
   simulated: boolean;
 }
@@ -69,10 +77,19 @@ export interface CollectOptions {
   stepS: number;
   /** Host names by node-exporter instance (nodeNamesAt), when the caller already asked for them. */
   nodeNames?: Promise<Map<string, string>> | undefined;
+  /** The batches of hosts to read (batches.ts), when the caller already listed them; else listed over the range. */
+  batches?: Promise<Batch[]> | undefined;
+  /** Called after each batch. */
+  onBatch?: OnBatch | undefined;
 }
 
 const FIELD_SERIES = DCGM_SERIES.filter((s) => s.field !== null);
-const NAMES = DCGM_SERIES.filter((s) => s.type === 'gauge').map((s) => s.name);
+/** Every gauge the live view reads, under its dcgm-exporter 4.x name and its name before 4.0 where it had another. */
+const NAMES = DCGM_SERIES.filter((s) => s.type === 'gauge').flatMap((s) =>
+  DCGM_NAMES_BEFORE_4[s.name] ? [s.name, DCGM_NAMES_BEFORE_4[s.name]!] : [s.name],
+);
+const MASK = 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS';
+const MASK_BEFORE_4 = DCGM_NAMES_BEFORE_4[MASK]!;
 
 /** The matchers inside a user's selector (`{a="b"}` → `a="b"`), checked for a shape PromQL accepts. */
 export function selectorMatchers(selector: string | undefined): string {
@@ -85,6 +102,9 @@ export function selectorMatchers(selector: string | undefined): string {
   return inner;
 }
 
+/** Every dcgm-exporter series the fleet reads that `selector` selects: the hosts are listed from these. */
+export const gpuMatch = (selector: string | undefined): string => seriesSelector(NAMES, selector);
+
 /** A selector for `names` (a regex on `__name__`) joined with the user's matchers. */
 export function seriesSelector(names: readonly string[], selector?: string): string {
   const user = selectorMatchers(selector);
@@ -94,8 +114,12 @@ export function seriesSelector(names: readonly string[], selector?: string): str
 /** Reads the GPUs that match `opts.selector` over the range and builds each host's messages. */
 export async function collectFleet(client: PrometheusClient, opts: CollectOptions): Promise<FleetHost[]> {
   const startS = opts.endS - opts.rangeS;
+  const user = selectorMatchers(opts.selector);
+  const batches = opts.batches ?? targetBatches(client, gpuMatch(opts.selector), startS, opts.endS);
+  const read = (b: Batch) =>
+    client.queryRange(seriesSelector(NAMES, `{${withBatch(user, b)}}`), startS, opts.endS, opts.stepS);
   const [gpuSeries, hostSamples] = await Promise.all([
-    client.queryRange(seriesSelector(NAMES, opts.selector), startS, opts.endS, opts.stepS),
+    batches.then((bs) => readInBatches(bs, read, 'live view', opts.onBatch)),
     hostSamplesOver(client, startS, opts.endS, opts.stepS, Math.max(60, opts.stepS * 4), opts.nodeNames),
   ]);
   return buildHosts(gpuSeries, hostSamples, timeline(startS, opts.endS, opts.stepS));
@@ -122,7 +146,8 @@ export async function hostSamplesOver(
 ): Promise<Map<string, (HostSample | null)[]>> {
   const range = (expr: string) => client.queryRange(expr, startS, endS, stepS);
   const [cpuSeries, hostSeries, nodeOf] = await Promise.all([
-    range(`1 - rate(node_cpu_seconds_total{mode="idle"}[${rateWindowS}s])`),
+    // In ms: a step that divides a window is not always whole seconds, and PromQL takes no fractional `…s`.
+    range(`1 - rate(node_cpu_seconds_total{mode="idle"}[${Math.max(1, Math.round(rateWindowS * 1000))}ms])`),
     range(seriesSelector(HOST_GAUGES)),
     nodeNames ?? nodeNamesAt(client, endS),
   ]);
@@ -153,8 +178,10 @@ export function hostsFromSeries(
 
 /** The points of a range query, from start to end every step (Prometheus aligns them the same way). */
 function timeline(startS: number, endS: number, stepS: number): number[] {
+  // In whole ms, as Prometheus counts: a step such as 128.571 s summed in floats overshoots the end at 1.8e9 s.
+  const [startMs, endMs, stepMs] = [startS, endS, stepS].map((x) => Math.round(x * 1000)) as [number, number, number];
   const out: number[] = [];
-  for (let t = startS; t <= endS + 1e-9; t += stepS) out.push(Math.round(t * 1000) / 1000);
+  for (let t = startMs; t <= endMs; t += Math.max(1, stepMs)) out.push(t / 1000);
   return out;
 }
 
@@ -168,7 +195,7 @@ export function gpuKeyOf(labels: Record<string, string>): string {
   return `${labels['instance'] ?? ''}|${labels['gpu'] ?? '0'}|${labels['UUID'] ?? labels['uuid'] ?? ''}`;
 }
 
-function gpuOf(labels: Record<string, string>): FleetGpu {
+function gpuOf(labels: Record<string, string>, targetSetsPod: boolean): FleetGpu {
   const instance = labels['instance'] ?? '';
   const gpu = Number(labels['gpu'] ?? 0);
   const uuid = labels['UUID'] ?? labels['uuid'] ?? null;
@@ -179,12 +206,7 @@ function gpuOf(labels: Record<string, string>): FleetGpu {
     gpu,
     uuid,
     model: labels['modelName'] ?? labels['model_name'] ?? 'unknown GPU',
-    owner: {
-      pod: labelOf(labels, OWNER_LABELS.pod),
-      namespace: labelOf(labels, OWNER_LABELS.namespace),
-      container: labelOf(labels, OWNER_LABELS.container),
-      job: labelOf(labels, OWNER_LABELS.job),
-    },
+    owner: ownerOfLabels(labels, targetSetsPod),
     simulated: labels['simulated'] === 'true',
   };
 }
@@ -243,11 +265,12 @@ function buildHosts(
   averaged = false,
 ): FleetHost[] {
   const gpus = new Map<string, { gpu: FleetGpu; values: Map<string, Map<number, number>> }>();
+  const setsPod = targetsThatSetPod(series);
   for (const s of series) {
-    const g = gpuOf(s.labels);
+    const g = gpuOf(s.labels, setsPod.has(s.labels['instance'] ?? ''));
     let e = gpus.get(g.key);
     if (!e) gpus.set(g.key, (e = { gpu: g, values: new Map() }));
-    else mergeOwner(e.gpu, g);
+    else e.gpu.owner = mergeOwners(e.gpu.owner, g.owner);
     e.values.set(s.labels['__name__'] ?? '', pointMap(s));
   }
   const hosts = new Map<
@@ -333,10 +356,6 @@ function utilSpreadsAt(gpus: { values: Map<string, Map<number, number>> }[], t: 
   return out;
 }
 
-function mergeOwner(into: FleetGpu, from: FleetGpu): void {
-  for (const k of ['pod', 'namespace', 'container', 'job'] as const) into.owner[k] ??= from.owner[k];
-}
-
 function gpuSample(
   gpu: FleetGpu,
   values: Map<string, Map<number, number>>,
@@ -376,8 +395,10 @@ function gpuSample(
   else nullReasons['memTotalBytes'] = 'needs DCGM_FI_DEV_FB_USED and DCGM_FI_DEV_FB_FREE';
   for (const f of ['memReservedBytes', 'smClockMaxMhz', 'memClockMhz', 'memClockMaxMhz'] as const)
     nullReasons[f] = 'not among dcgm-exporter default counters';
-  const mask = values.get('DCGM_FI_DEV_CLOCKS_EVENT_REASONS')?.get(t);
-  const decoded = mask === undefined || averaged ? null : readClockEventMask(mask);
+  // The mask under dcgm-exporter 4.x's name, else under its name before 4.0 (a fleet may run both).
+  const maskName = values.get(MASK)?.has(t) ? MASK : MASK_BEFORE_4;
+  const mask = values.get(maskName)?.get(t);
+  const decoded = mask === undefined || averaged ? null : readClockEventMask(mask, maskName);
   if (averaged) nullReasons['clockEventReasons'] = 'not read for window segments: a bitmask has no average';
   else if (decoded?.reasons) sample.clockEventReasons = decoded.reasons;
   else if (decoded && decoded.reasons === null) {
@@ -385,7 +406,9 @@ function gpuSample(
     if (decoded.corrupt) corrupt(decoded.reason);
   } else
     nullReasons['clockEventReasons'] =
-      'dcgm-exporter sends no DCGM_FI_DEV_CLOCKS_EVENT_REASONS: add it to its counters CSV to see throttling';
+      values.has(MASK) || values.has(MASK_BEFORE_4)
+        ? 'no sample from dcgm-exporter at this time'
+        : `dcgm-exporter sends no ${MASK} (${MASK_BEFORE_4} before 4.0): add it to its counters CSV to see throttling`;
   nullReasons['processes'] = 'Prometheus holds no process list (owner labels come from the pod)';
   for (const f of ['fp16ActivePct', 'fp32ActivePct', 'fp64ActivePct'] as const)
     nullReasons[f] = 'off in dcgm-exporter default counters';

@@ -7,8 +7,9 @@
 import { readCredentialFile } from './credentials.ts';
 import { redactUrl, terminalText, withoutSecrets } from './plain-text.ts';
 import { PrometheusError } from './prometheus-error.ts';
+import { DEFAULT_QUERY_TIMEOUT_S, MAX_QUERY_TIMEOUT_S, parseQueryTimeout } from './query-timeout.ts';
 
-export { PrometheusError, readCredentialFile };
+export { DEFAULT_QUERY_TIMEOUT_S, MAX_QUERY_TIMEOUT_S, parseQueryTimeout, PrometheusError, readCredentialFile };
 
 export interface PrometheusOptions {
   /** Base URL, e.g. `http://prometheus:9090` (a path prefix such as `/prom` is kept). */
@@ -21,7 +22,7 @@ export interface PrometheusOptions {
   basicAuth?: string | undefined;
   /** A file holding `user:password` (one line, read once; wins over `basicAuth`). */
   basicAuthFile?: string | undefined;
-  /** Per request, ms: a query whose whole answer has not arrived by then is a timeout. */
+  /** Per request, ms: a query whose whole answer has not arrived by then is a timeout (default DEFAULT_QUERY_TIMEOUT_S). */
   timeoutMs?: number;
   /** The most bytes the answers being read at one time may hold together (default MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number;
@@ -31,9 +32,9 @@ export interface PrometheusOptions {
   fetchImpl?: typeof fetch;
   /**
    * The flags a too-slow or too-large message tells the operator to change, as their program spells them (the audit's
-   * by default; the lab server has `--prometheus-selector` and no timeout flag).
+   * by default; the lab server's are `--prometheus-selector` and `--prometheus-query-timeout`).
    */
-  flags?: { selector: string; timeout: string | null };
+  flags?: { selector: string; timeout: string };
 }
 
 /**
@@ -59,6 +60,11 @@ export interface RangeSeries {
 export interface PrometheusClient {
   /** Evaluates `expr` at `timeS` (unix seconds). */
   query(expr: string, timeS: number): Promise<InstantSeries[]>;
+  /**
+   * The values `label` takes on the series `match` selects between `startS` and `endS` (`/api/v1/label/…/values`):
+   * read from the index, so cheap for any fleet and window.
+   */
+  labelValues(label: string, match: string, startS: number, endS: number): Promise<string[]>;
   /** Evaluates `expr` from `startS` to `endS` every `stepS` seconds. */
   queryRange(expr: string, startS: number, endS: number, stepS: number): Promise<RangeSeries[]>;
   /** How many HTTP requests this client has made (the bench reports queries per refresh). */
@@ -122,7 +128,7 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
   if (headers['authorization']) secrets.push(headers['authorization'], headers['authorization'].split(' ')[1]!);
   const where = base.origin + base.pathname.replace(/\/$/, '');
   const doFetch = opts.fetchImpl ?? fetch;
-  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_QUERY_TIMEOUT_S * 1000;
   const maxBytes = opts.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   const maxSeries = opts.maxSeries ?? MAX_SERIES;
   let requests = 0;
@@ -137,26 +143,32 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
   const tooSlow = (expr: string) =>
     fail(
       'timeout',
-      `Prometheus took longer than ${timeoutMs / 1000} s for query ${shortQuery(expr)}; try ${flags.timeout ? `${flags.timeout} or ` : `narrowing ${flags.selector} or `}the recording rules (deploy/prometheus/saturate-rules.yml)`,
+      `Prometheus took longer than ${timeoutMs / 1000} s for query ${shortQuery(expr)}; try ${flags.timeout} or the recording rules in deploy/prometheus/saturate-rules.yml`,
     );
 
-  async function call(path: string, params: Record<string, string>): Promise<ApiBody['data']> {
+  /**
+   * One API call. Queries are POSTed (long selectors fit in a body, not a URL); `list` endpoints (label values,
+   * GET only in Prometheus) answer a list as their data instead of `{ resultType, result }`.
+   */
+  async function call(path: string, params: Record<string, string>, list = false): Promise<ApiBody['data']> {
     requests++;
-    const url = `${where}${path}`;
-    const expr = params['query'] ?? '';
+    const form = new URLSearchParams(params).toString();
+    const url = list ? `${where}${path}?${form}` : `${where}${path}`;
+    const expr = params['query'] ?? params['match[]'] ?? '';
     const signal = AbortSignal.timeout(timeoutMs);
     let res: Response;
     try {
       res = await doFetch(url, {
-        method: 'POST', // long selectors fit in a body, not a URL
-        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(params).toString(),
+        method: list ? 'GET' : 'POST',
+        headers: list ? headers : { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        ...(list ? {} : { body: form }),
         signal,
         redirect: 'error',
       });
     } catch (e) {
       const err = e as Error;
-      if (err.name === 'TimeoutError' || err.name === 'AbortError' || signal.aborted) throw tooSlow(expr);
+      if (err.name === 'TimeoutError' || err.name === 'AbortError' || signal.aborted || undiciTimeout(err))
+        throw tooSlow(expr);
       throw fail('unreachable', `cannot reach Prometheus at ${where}: ${causeOf(err)}`);
     }
     if (res.status === 401 || res.status === 403) {
@@ -176,7 +188,8 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
         `${where} answered HTTP ${res.status} without Prometheus's JSON: is this Prometheus's address?`,
       );
     }
-    if (body?.status !== 'success' || !body.data || !Array.isArray(body.data.result)) {
+    const shaped = list ? Array.isArray(body?.data) : Array.isArray(body?.data?.result);
+    if (body?.status !== 'success' || !body.data || !shaped) {
       const kind = res.status === 400 || body?.errorType === 'bad_data' ? 'bad-query' : 'refused';
       const said = typeof body?.error === 'string' ? terminalText(body.error, 300) : `HTTP ${res.status}`;
       if (body?.errorType === 'timeout' || res.status === 503) throw tooSlow(expr);
@@ -193,7 +206,7 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
     const tooBig = (what: string) =>
       fail(
         'too-big',
-        `Prometheus answered ${what} for query ${shortQuery(expr)} with the queries read beside it; narrow ${flags.selector} or use the recording rules (deploy/prometheus/saturate-rules.yml)`,
+        `Prometheus answered ${what} for query ${shortQuery(expr)} with the queries read beside it; narrow ${flags.selector} or use the recording rules in deploy/prometheus/saturate-rules.yml`,
       );
     const declared = Number(res.headers.get('content-length'));
     if (declared > maxBytes) {
@@ -226,7 +239,7 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
     } catch (e) {
       void reader.cancel().catch(() => {});
       if (e instanceof PrometheusError) throw e;
-      if (signal.aborted) throw tooSlow(expr);
+      if (signal.aborted || undiciTimeout(e as Error)) throw tooSlow(expr);
       throw fail('unreachable', `Prometheus at ${where} broke off its answer: ${causeOf(e as Error)}`);
     } finally {
       inFlightBytes -= bytes;
@@ -247,6 +260,14 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
         labels: labelsOf(r?.metric),
         value: Array.isArray(r?.value) ? Number(r.value[1]) : NaN,
       }));
+    },
+    async labelValues(label, match, startS, endS) {
+      const data: unknown = await call(
+        `/api/v1/label/${encodeURIComponent(label)}/values`,
+        { 'match[]': match, start: String(startS), end: String(endS) },
+        true,
+      );
+      return Array.isArray(data) ? data.filter((v): v is string => typeof v === 'string') : [];
     },
     async queryRange(expr, startS, endS, stepS) {
       const data = await call('/api/v1/query_range', {
@@ -283,6 +304,10 @@ function labelsOf(metric: unknown): Record<string, string> {
     for (const [k, v] of Object.entries(metric)) if (typeof v === 'string') out[k] = v;
   return out;
 }
+
+/** Node's fetch timing out on its own (no headers, or no body data, for 300 s): slow, not unreachable. */
+const undiciTimeout = (e: Error): boolean =>
+  /UND_ERR_(HEADERS|BODY)_TIMEOUT/.test(`${(e as { code?: string }).code} ${causeOf(e)}`);
 
 function causeOf(e: Error): string {
   const cause = (e as { cause?: { code?: string; message?: string } }).cause;

@@ -60,6 +60,7 @@ export const SERIES_TYPES: Readonly<Record<string, { dcgm: DcgmType; quantity: Q
   DCGM_FI_PROF_PCIE_RX_BYTES: { dcgm: 'int64', quantity: 'bytesPerSec' },
   DCGM_FI_DEV_POWER_MGMT_LIMIT: { dcgm: 'fp64', quantity: 'watts' },
   DCGM_FI_DEV_CLOCKS_EVENT_REASONS: { dcgm: 'int64', quantity: 'mask' },
+  DCGM_FI_DEV_CLOCK_THROTTLE_REASONS: { dcgm: 'int64', quantity: 'mask' }, // its name before dcgm-exporter 4.0
   DCGM_FI_DEV_XID_ERRORS: { dcgm: 'int64', quantity: 'code' },
 };
 
@@ -135,8 +136,9 @@ export function readDcgm(name: string, value: number): Reading {
 /** The clock event reasons a mask sets (NVML names, unknown bits as `Unknown(0x…)`), or no reading. */
 export function readClockEventMask(
   value: number,
+  name = 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS',
 ): { reasons: string[] } | { reasons: null; reason: string; corrupt: boolean } {
-  const r = readDcgm('DCGM_FI_DEV_CLOCKS_EVENT_REASONS', value);
+  const r = readDcgm(name, value);
   if (r.value === null) return { reasons: null, reason: r.reason, corrupt: r.corrupt };
   return { reasons: clockEventReasonsFromMask(r.value) }; // an integer from 0 to 2^32 − 1: it cannot throw
 }

@@ -81,7 +81,7 @@ export function toMarkdown(r: AuditReport): string {
     );
   lines.push(
     '',
-    `Each state is judged from ${formatWindow(r.window.segmentS)} averages (with GPU-Util's spread within them); the verdict "now" reads every scrape of the last ${formatWindow(r.window.liveS)}. A GPU whose job did not change gets the same state both ways.`,
+    `Each state is judged from ${formatWindow(Math.round(r.window.segmentS))} averages (with GPU-Util's spread within them); the verdict "now" reads every scrape of the last ${formatWindow(r.window.liveS)}. A GPU whose job did not change gets the same state both ways.`,
     '',
   );
   lines.push(

@@ -48,7 +48,7 @@ export const FLEET_WINDOWS_KEPT = 4;
 /** Connects, reads the fleet once and returns the source; throws a PrometheusError or "nothing matched". */
 export async function openPrometheusSource(opts: PrometheusSourceOptions): Promise<PrometheusSource> {
   const client: PrometheusClient = createPrometheusClient({
-    flags: { selector: '--prometheus-selector', timeout: null },
+    flags: { selector: '--prometheus-selector', timeout: '--prometheus-query-timeout' },
     ...opts,
   });
   const now = opts.now ?? Date.now;

@@ -16,7 +16,13 @@ export const FALLBACK_SCENARIO = 'idle';
 export interface ResolveOptions extends NvmlSourceOptions {
   seed?: string;
   /** For prometheus:<url>. */
-  prometheus?: { tokenFile: string | null; basicAuthFile: string | null; selector: string | null };
+  prometheus?: {
+    tokenFile: string | null;
+    basicAuthFile: string | null;
+    selector: string | null;
+    /** Seconds one query may take (`--prometheus-query-timeout`). */
+    queryTimeoutS?: number;
+  };
   /** The sampling interval, ms: a Prometheus source is read this often. */
   intervalMs?: number;
 }
@@ -60,6 +66,7 @@ async function openFleetSource(
     basicAuthFile: p?.basicAuthFile ?? undefined,
     selector: p?.selector ?? undefined,
     refreshS: intervalMs / 1000,
+    ...(p?.queryTimeoutS ? { timeoutMs: p.queryTimeoutS * 1000 } : {}),
   });
   source.start();
   return source;

@@ -215,15 +215,28 @@ export const DCGM_SERIES: readonly DcgmSeries[] = [
 ];
 
 /**
+ * Series dcgm-exporter named differently before 4.0 (its 4.0.0 release, #437, moved to DCGM 4's field names): the
+ * 4.x name → the 3.x name. Only the clock event mask was renamed among the series the fleet reads (checked
+ * against the history of etc/default-counters.csv and etc/dcp-metrics-included.csv); a fleet can run both, so the
+ * reader takes whichever a GPU sends, the 4.x one first.
+ */
+export const DCGM_NAMES_BEFORE_4: Readonly<Record<string, string>> = {
+  DCGM_FI_DEV_CLOCKS_EVENT_REASONS: 'DCGM_FI_DEV_CLOCK_THROTTLE_REASONS',
+};
+
+/**
  * The labels that say who a GPU belongs to. dcgm-exporter names the host `Hostname` until May 2026 and
- * `hostname` after (its #655); Prometheus renames a target's own `pod`/`namespace`/`container` labels to
- * `exported_*` when the scrape already sets them (honor_labels false). Each list is tried in order.
+ * `hostname` after (its #655). dcgm-exporter puts the workload's `pod`/`namespace`/`container` on a GPU's series;
+ * when the scrape sets those labels itself (a Kubernetes ServiceMonitor: the exporter's own pod), Prometheus keeps
+ * the scrape's and renames the exporter's to `exported_*` (honor_labels false). server/fleet/owner.ts picks one set.
  */
 export const OWNER_LABELS = {
   hostname: ['hostname', 'Hostname'],
-  pod: ['pod', 'exported_pod'],
-  namespace: ['namespace', 'exported_namespace'],
-  container: ['container', 'exported_container'],
+  /** The workload, as Prometheus renames it when the scrape target has labels of the same names. */
+  exported: { pod: 'exported_pod', namespace: 'exported_namespace', container: 'exported_container' },
+  /** The workload when nothing renamed it, or the scrape target's own (the exporter's pod) when something did. */
+  plain: { pod: 'pod', namespace: 'namespace', container: 'container' },
+  /** Slurm/HPC job id (dcgm-exporter's `--hpc-job-mapping-dir`). */
   job: ['hpc_job'],
 } as const;
 

@@ -8,7 +8,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { sampleAt, SCENARIOS } from '../../src/lib/sim/index.ts';
-import { dcgmLabelText, dcgmValues, DCGM_SERIES } from '../../src/protocol/dcgm.ts';
+import { dcgmLabelText, dcgmValues, DCGM_NAMES_BEFORE_4, DCGM_SERIES } from '../../src/protocol/dcgm.ts';
 import type { GpuSample, HostSample } from '../../src/protocol/metrics.ts';
 import type { BottleneckKind } from '../../src/lib/diagnose/index.ts';
 
@@ -24,6 +24,8 @@ export interface SimHost {
   untilMs?: number;
   /** No node-exporter on this host (no host CPU). */
   noNodeExporter?: boolean;
+  /** dcgm-exporter before 4.0: DCGM_FI_DEV_CLOCK_THROTTLE_REASONS for the clock event mask, `Hostname` for the host. */
+  exporter3x?: boolean;
 }
 
 export const GPUS_PER_HOST = 8;
@@ -102,14 +104,22 @@ export async function writeClusterOpenMetrics(
         : null,
     ),
   );
-  for (const s of DCGM_SERIES) {
+  // A family per name: 4.x names for the hosts that run 4.x, then the 3.x name of a renamed series for the others.
+  const families = DCGM_SERIES.flatMap((s) => [
+    { name: s.name, source: s.name, help: s.help, old: false },
+    ...(DCGM_NAMES_BEFORE_4[s.name]
+      ? [{ name: DCGM_NAMES_BEFORE_4[s.name]!, source: s.name, help: s.help, old: true }]
+      : []),
+  ]);
+  for (const s of families) {
     // Every family as a gauge: an OpenMetrics counter must be named `…_total`, and dcgm-exporter's energy
     // counter is not. The stored samples are the same; only the metadata differs.
     await write(`# TYPE ${s.name} gauge\n# HELP ${s.name} ${s.help}\n`);
     for (const [hi, h] of hosts.entries())
       for (let gi = 0; gi < GPUS_PER_HOST; gi++) {
         const first = frames[hi]!.find((f) => f !== null);
-        if (!first) continue;
+        const renamed = Boolean(h.exporter3x && DCGM_NAMES_BEFORE_4[s.source]);
+        if (!first || s.old !== renamed) continue;
         const g = first.gpus[gi]!;
         const labels = dcgmLabelText({
           gpu: gi,
@@ -118,10 +128,11 @@ export async function writeClusterOpenMetrics(
           hostname: h.hostname,
           extra: { instance: `${h.hostname}:9400`, job: 'dcgm', ...h.labels },
         });
+        const text = h.exporter3x ? labels.replace(',hostname=', ',Hostname=') : labels;
         for (const [ti, t] of times.entries()) {
-          const v = values[hi]![ti]?.[gi]?.get(s.name);
+          const v = values[hi]![ti]?.[gi]?.get(s.source);
           if (v === undefined) continue;
-          await write(`${s.name}${labels} ${v} ${t / 1000}\n`);
+          await write(`${s.name}${text} ${v} ${t / 1000}\n`);
           n++;
         }
       }

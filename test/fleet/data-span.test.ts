@@ -24,11 +24,13 @@ const DATA_S = 180;
 const HOSTS: SimHost[] = [
   { hostname: 'sim-a', phases: [{ fromMs: 0, scenario: 'data-starved' }], labels: { simulated: 'true' } },
   { hostname: 'real-b', phases: [{ fromMs: 0, scenario: 'compute-bound' }] },
+  // dcgm-exporter 3.x: the clock event mask as DCGM_FI_DEV_CLOCK_THROTTLE_REASONS, the host as Hostname.
+  { hostname: 'old-c', phases: [{ fromMs: 0, scenario: 'throttled' }], exporter3x: true },
 ];
 
 interface ReportJson {
   dataSpanS: number;
-  gpus: { hostname: string; simulated: boolean; hours: Record<string, number> }[];
+  gpus: { hostname: string; simulated: boolean; hours: Record<string, number>; verdict: { kind: string } }[];
   summary: { gpuHours: number };
 }
 
@@ -72,11 +74,31 @@ describe('a fleet with three minutes of data', () => {
     expect(r.dataSpanS).toBeLessThan(3600); // far too little for a day: the page picks a shorter window
   });
 
+  test('hours per state add up to the window (within one scrape) when data fills it, for every GPU', async () => {
+    // 170 s in segments of at least a minute: two of 85 s (whole minutes left 50 s of it uncounted).
+    const r = await report('170s');
+    expect(r.gpus).toHaveLength(HOSTS.length * 8);
+    for (const g of r.gpus) {
+      const seconds = Object.values(g.hours).reduce((a, b) => a + b, 0) * 3600;
+      expect(Math.abs(seconds - 170), g.hostname).toBeLessThanOrEqual(15);
+    }
+  });
+
   test('GPUs whose series carry simulated="true" are marked simulated, the others not', async () => {
     const r = await report('1h');
     const sim = new Set(r.gpus.filter((g) => g.simulated).map((g) => g.hostname));
     const real = new Set(r.gpus.filter((g) => !g.simulated).map((g) => g.hostname));
     expect([...sim]).toEqual(['sim-a']);
-    expect([...real]).toEqual(['real-b']);
+    expect([...real].sort()).toEqual(['old-c', 'real-b']);
+  });
+
+  test('a dcgm-exporter 3.x host (DCGM_FI_DEV_CLOCK_THROTTLE_REASONS, Hostname) is read: throttled now and in its hours', async () => {
+    const old = (await report('1h')).gpus.filter((g) => g.hostname === 'old-c');
+    expect(old).toHaveLength(8);
+    for (const g of old) {
+      expect(g.verdict.kind).toBe('throttled');
+      expect(g.hours['throttled'] ?? 0).toBeGreaterThan(0);
+      expect(Object.keys(g.hours)).toEqual(['throttled']);
+    }
   });
 });

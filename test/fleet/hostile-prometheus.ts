@@ -80,11 +80,14 @@ export function fakeGpu(i: number, values: Record<string, number | string> = BUS
 
 const text = (v: number | string) => String(v);
 const timesOf = (p: URLSearchParams): number[] => {
-  const start = Number(p.get('start'));
-  const end = Number(p.get('end'));
-  const step = Number(p.get('step'));
+  // In whole ms, as Prometheus counts (a fractional step summed in floats would overshoot the end).
+  const [start, end, step] = ['start', 'end', 'step'].map((k) => Math.round(Number(p.get(k)) * 1000)) as [
+    number,
+    number,
+    number,
+  ];
   const out: number[] = [];
-  for (let t = start; t <= end + 1e-9 && out.length < 11_000; t += step) out.push(Math.round(t * 1000) / 1000);
+  for (let t = start; t <= end && out.length < 11_000; t += Math.max(1, step)) out.push(t / 1000);
   return out;
 };
 
@@ -92,8 +95,13 @@ const timesOf = (p: URLSearchParams): number[] => {
  * The answer (`data` of Prometheus's JSON) to one fleet query: the dcgm-exporter range query, the segments'
  * `label_replace` union, the energy `increase()`; node-exporter's queries get nothing (hosts unknown).
  */
-export function fleetAnswer(path: string, params: URLSearchParams, gpus: readonly FakeGpu[]): unknown {
+export function fleetAnswer(path: string, params: URLSearchParams, all: readonly FakeGpu[]): unknown {
+  if (path.includes('/label/instance/values')) return [...new Set(all.map((g) => g.labels['instance'] ?? ''))].sort();
   const q = params.get('query') ?? '';
+  // A batch's `instance=~"…"` matcher (server/fleet/batches.ts) selects its hosts; other matchers are ignored.
+  const batch = /instance=~"((?:[^"\\]|\\.)*)"/.exec(q)?.[1];
+  const only = batch === undefined ? null : new RegExp(`^(?:${batch.replace(/\\(.)/g, '$1')})$`);
+  const gpus = only ? all.filter((g) => only.test(g.labels['instance'] ?? '')) : all;
   if (path.endsWith('/query')) {
     if (!q.includes('DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION')) return { resultType: 'vector', result: [] };
     const t = Number(params.get('time'));
@@ -146,6 +154,11 @@ export function fakeClient(gpus: readonly FakeGpu[]): PrometheusClient {
       return requests;
     },
     where: 'http://fake-prometheus',
+    async labelValues(label, match, startS, endS): Promise<string[]> {
+      requests++;
+      const params = new URLSearchParams({ 'match[]': match, start: String(startS), end: String(endS) });
+      return fleetAnswer(`/api/v1/label/${label}/values`, params, gpus) as string[];
+    },
     async query(expr, timeS): Promise<InstantSeries[]> {
       return ask('/api/v1/query', { query: expr, time: String(timeS) }).result.map((r) => ({
         labels: r.metric,
@@ -207,7 +220,7 @@ export async function startHostilePrometheus(
       requests.push(req.url ?? '');
       open++;
       res.on('close', () => open--);
-      answer(fake, req, res, new URLSearchParams(body));
+      answer(fake, req, res, new URLSearchParams(body || (req.url ?? '').split('?')[1] || ''));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

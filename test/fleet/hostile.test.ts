@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EXIT, runAudit } from '../../scripts/audit.ts';
 import { openPrometheusSource } from '../../server/fleet/source.ts';
+import { DEFAULT_QUERY_TIMEOUT_S } from '../../server/fleet/query-timeout.ts';
 import { BUSY, fakeGpu, IDLE, startHostilePrometheus, type HostilePrometheus } from './hostile-prometheus.ts';
 
 let fake: HostilePrometheus;
@@ -197,9 +198,22 @@ describe('bounded', () => {
   test('a timeout while the body arrives is a timeout (exit 4), not "without Prometheus\'s JSON"', async () => {
     fake.mode = 'stall-mid-body';
     const r = await audit(['--query-timeout', '1']);
-    expect(r.err).toMatch(/Prometheus took longer than 1 s for query .*; try --query-timeout or the recording rules/);
+    expect(r.err).toMatch(
+      /Prometheus took longer than 1 s for query .*; try --query-timeout or the recording rules in deploy\/prometheus\//,
+    );
     expect(r.err).not.toMatch(/without Prometheus's JSON/);
     expect(r.code).toBe(EXIT.tooSlow);
+  });
+
+  test('--query-timeout takes seconds from 1 to the most fetch honours; anything else is a usage error (exit 1)', async () => {
+    for (const bad of ['0', 'abc', '301', '1e3']) {
+      const r = await audit(['--query-timeout', bad]);
+      expect(r.code).toBe(EXIT.usage);
+      expect(r.err).toMatch(/--query-timeout must be a number of seconds from 1 to 300/);
+    }
+    let help = '';
+    await runAudit(['--help'], (s) => (help += s));
+    expect(help).toMatch(new RegExp(`--query-timeout <seconds> .*\\(default\\s+${DEFAULT_QUERY_TIMEOUT_S}`, 's'));
   });
 
   test('the lab server runs at most one fleet refresh at a time', async () => {
@@ -210,8 +224,10 @@ describe('bounded', () => {
       fake.mode = 'stall-mid-body';
       const asked = fake.requests.length;
       await Promise.all([source.refresh(), source.refresh(), source.refresh()]);
-      expect(fake.requests.length - asked).toBe(4); // one refresh's four queries
-      expect(source.read(Date.now()).gpus[0]!.error).toMatch(/took longer than 5 s/);
+      expect(fake.requests.length - asked).toBe(4); // one refresh's first four (the host list stalls: no batch follows)
+      expect(source.read(Date.now()).gpus[0]!.error).toMatch(
+        /took longer than 5 s .*; try --prometheus-query-timeout or the recording rules in deploy\/prometheus\//s,
+      );
     } finally {
       source.close();
     }

@@ -86,10 +86,18 @@ describe('readEnergyIncrease', () => {
   });
 });
 
-/** The series the fleet reads for a GPU's verdict (energy comes from its own query; XID and GR engine go unread). */
+/**
+ * The series the fleet reads for a GPU's verdict (energy comes from its own query; XID and GR engine go unread; the
+ * mask's name before dcgm-exporter 4.0 goes unread beside the 4.x one these GPUs send).
+ */
 const READ = NAMES.filter(
   (n) =>
-    !['DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION', 'DCGM_FI_DEV_XID_ERRORS', 'DCGM_FI_PROF_GR_ENGINE_ACTIVE'].includes(n),
+    ![
+      'DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION',
+      'DCGM_FI_DEV_XID_ERRORS',
+      'DCGM_FI_PROF_GR_ENGINE_ACTIVE',
+      'DCGM_FI_DEV_CLOCK_THROTTLE_REASONS',
+    ].includes(n),
 );
 
 /** A hostile value for a series: [series, value, corrupt?]. */

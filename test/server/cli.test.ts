@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { parseCli, USAGE } from '../../server/cli.ts';
 import { DEFAULTS, EXIT } from '../../server/defaults.ts';
+import { DEFAULT_QUERY_TIMEOUT_S, MAX_QUERY_TIMEOUT_S } from '../../server/fleet/query-timeout.ts';
 import { runLab as runLabCli } from './helpers.ts';
 
 const configHome = mkdtempSync(join(tmpdir(), 'cli-config-'));
@@ -26,6 +27,18 @@ describe('CLI flags', () => {
       port: DEFAULTS.port,
     });
     expect([DEFAULTS.host, DEFAULTS.port, DEFAULTS.intervalMs]).toEqual(['127.0.0.1', 8790, 500]);
+  });
+  test('--prometheus-query-timeout: seconds for one fleet query, sized for a large fleet by default, checked', () => {
+    const prom = ['--source', 'prometheus:http://127.0.0.1:9090'];
+    expect(parseCli(prom).prometheus.queryTimeoutS).toBe(DEFAULT_QUERY_TIMEOUT_S);
+    expect(DEFAULT_QUERY_TIMEOUT_S).toBeGreaterThanOrEqual(120); // a 7-day window of a large fleet, not 30 s
+    expect(parseCli([...prom, '--prometheus-query-timeout', '90']).prometheus.queryTimeoutS).toBe(90);
+    for (const bad of ['0', 'abc', '0.5', String(MAX_QUERY_TIMEOUT_S + 1), '1e3'])
+      expect(() => parseCli([...prom, '--prometheus-query-timeout', bad])).toThrow(
+        new RegExp(`--prometheus-query-timeout must be a number of seconds from 1 to ${MAX_QUERY_TIMEOUT_S}`),
+      );
+    expect(() => parseCli(['--prometheus-query-timeout', '90'])).toThrow(/goes with --source prometheus:/);
+    expect(USAGE).toMatch(/--prometheus-query-timeout S/);
   });
   test('refuses a non-loopback bind without an explicit token, and intervals under 100 ms', () => {
     expect(() => parseCli(['--host', '0.0.0.0'])).toThrow(/a token of your own/);

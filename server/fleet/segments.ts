@@ -1,0 +1,116 @@
+/**
+ * The audit's window as segments, and each segment's averages from Prometheus.
+ *
+ * The rule (segmentPlan): at most MAX_SEGMENTS segments, each at least four scrapes long, laid from the window's
+ * end back to its start; the segment length (the range query's step) is the window divided by their count, so it
+ * grows with the window (1 h → 28 of 2 min 9 s, 24 h → 28 of 51 min 26 s, 7 d → 28 of 6 h) and the segments
+ * cover the whole window: the oldest takes the few milliseconds a whole division leaves.
+ */
+import { CLOCK_EVENT_REASONS } from '../../src/protocol/metrics.ts';
+import { DCGM_NAMES_BEFORE_4, DCGM_SERIES } from '../../src/protocol/dcgm.ts';
+import {
+  hostSamplesOver,
+  hostsFromSeries,
+  REASON_PREFIX,
+  selectorMatchers,
+  UTIL_SPREAD_SERIES,
+  type FleetHost,
+} from './collect.ts';
+import type { PrometheusClient } from './prometheus-api.ts';
+import { readInBatches, withBatch, type Batch, type OnBatch } from './batches.ts';
+
+/** The most segments a window is cut into: the range query holds this many points per series. */
+export const MAX_SEGMENTS = 28;
+
+/** How a window is cut. */
+export interface SegmentPlan {
+  /** How many segments. */
+  count: number;
+  /** The length of each but the oldest, ms. */
+  segmentMs: number;
+  /** The length of the oldest, ms: `segmentMs` plus what the division left (under `count` ms). */
+  oldestMs: number;
+}
+
+/**
+ * Cuts `windowS` into segments of at least four scrapes of `scrapeS`, at most MAX_SEGMENTS of them, that add up
+ * to the window exactly.
+ * @example segmentPlan(86_400, 15) // { count: 28, segmentMs: 3_085_714, oldestMs: 3_085_722 }
+ */
+export function segmentPlan(windowS: number, scrapeS: number): SegmentPlan {
+  const windowMs = Math.round(windowS * 1000);
+  const count = Math.max(1, Math.min(MAX_SEGMENTS, Math.floor(windowS / (scrapeS * 4))));
+  const segmentMs = Math.floor(windowMs / count);
+  return { count, segmentMs, oldestMs: windowMs - (count - 1) * segmentMs };
+}
+
+/** A PromQL duration of `ms` milliseconds (a fractional `…s` is not PromQL). */
+export const promDuration = (ms: number): string => `${Math.max(1, Math.round(ms))}ms`;
+
+/**
+ * Per-segment averages of every dcgm-exporter gauge in one query per batch of hosts (batches.ts). Functions drop `__name__`, and `or` matches
+ * series on their labels without it, so each average carries its series name in a label of its own
+ * (`saturate_series`) that keeps the union's members apart; it becomes `__name__` again here. Clock event
+ * reasons are a bitmask, which has no average: for each limiting reason the query takes the share of scrapes
+ * with its bit set (`mask % 2b >= b`), named `reason:<Name>`. GPU-Util's least, 90th percentile and greatest
+ * reading in each segment come as `util:min`, `util:p90`, `util:max` (steady.ts reads them beside its mean). Each
+ * message of the hosts returned is one segment, stamped with its end.
+ */
+export async function collectSegments(
+  client: PrometheusClient,
+  selector: string | undefined,
+  endS: number,
+  plan: SegmentPlan,
+  scrapeS: number,
+  nodeNames: Promise<Map<string, string>>,
+  batches: Promise<Batch[]>,
+  onBatch?: OnBatch,
+): Promise<FleetHost[]> {
+  // Segments end at endS and step back from it: the newest samples always count (from startS forward, the last
+  // point fell up to a segment before endS, and a Prometheus that began scraping minutes ago showed no hours).
+  const stepS = plan.segmentMs / 1000;
+  const first = (Math.round(endS * 1000) - (plan.count - 1) * plan.segmentMs) / 1000;
+  const userSel = selectorMatchers(selector);
+  const read = (b: Batch) => client.queryRange(segmentsExpr(withBatch(userSel, b), plan, scrapeS), first, endS, stepS);
+  const [series, hosts] = await Promise.all([
+    batches.then((bs) => readInBatches(bs, read, 'window', onBatch)),
+    hostSamplesOver(client, first, endS, stepS, stepS, nodeNames),
+  ]);
+  for (const s of series) s.labels['__name__'] = s.labels['saturate_series'] ?? '';
+  return hostsFromSeries(series, first, endS, stepS, hosts);
+}
+
+/** The segments query for the series `user` (matchers without braces) selects. */
+function segmentsExpr(user: string, plan: SegmentPlan, scrapeS: number): string {
+  const skip = new Set(['DCGM_FI_DEV_XID_ERRORS', 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS']); // codes and bitmasks have no average
+  const names = DCGM_SERIES.filter((s) => s.type === 'gauge' && !skip.has(s.name)).map((s) => s.name);
+  const tag = (expr: string, name: string) => `label_replace(${expr}, "saturate_series", "${name}", "", "")`;
+  // The mask under dcgm-exporter 4.x's name, or under its name before 4.0 for a GPU that sends only that one
+  // (`or` matches without the name, so a GPU that sends both counts once).
+  const mask = ['DCGM_FI_DEV_CLOCKS_EVENT_REASONS', DCGM_NAMES_BEFORE_4['DCGM_FI_DEV_CLOCKS_EVENT_REASONS']!]
+    .map((n) => `${n}{${user}}`)
+    .join(' or ');
+  const range = promDuration(plan.segmentMs);
+  const util = `DCGM_FI_DEV_GPU_UTIL{${user}}[${range}]`;
+  return [
+    ...names.map((n) => tag(`avg_over_time(${n}{${user}}[${range}])`, n)),
+    // GPU-Util's spread over the segment, which the engine reads beside its mean (steadyWindow).
+    tag(`min_over_time(${util})`, UTIL_SPREAD_SERIES.min),
+    tag(`quantile_over_time(0.9, ${util})`, UTIL_SPREAD_SERIES.p90),
+    tag(`max_over_time(${util})`, UTIL_SPREAD_SERIES.max),
+    ...CLOCK_EVENT_REASONS.filter((r) => r.limiting).map((r) =>
+      tag(
+        // Masks at DCGM's 32-bit blank or above are dropped (a sentinel would set every bit); a negative one has no
+        // bit set under PromQL's %, so one comparison is enough.
+        `avg_over_time(((((${mask}) < ${0x7ffffff0}) % ${2 * r.bit}) >= bool ${r.bit})[${range}:${promDuration(scrapeS * 1000)}])`,
+        `${REASON_PREFIX}${r.name}`,
+      ),
+    ),
+  ].join(' or ');
+}
+
+/** The hours a segment stamped `sampledAtMs` stands for: the oldest takes the remainder. */
+export function segmentHours(plan: SegmentPlan, endS: number, sampledAtMs: number): number {
+  const oldestAtMs = Math.round(endS * 1000) - (plan.count - 1) * plan.segmentMs;
+  return (sampledAtMs === oldestAtMs ? plan.oldestMs : plan.segmentMs) / 3_600_000;
+}
