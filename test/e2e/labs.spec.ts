@@ -126,6 +126,9 @@ test.describe('labs with the simulator in the page', () => {
   });
 
   test('every lab page hydrates and its first step passes in the in-page simulator', async ({ page }) => {
+    // Seven lab pages, each waited on until its first step passes: 18 s quiet, 34 s on a loaded 2-core machine
+    // (57% of the 60 s default), so it gets the limit of the other whole-lab walks.
+    test.setTimeout(120_000);
     await page.goto('/labs/');
     const ids = await page
       .locator('[data-lab-id]')
