@@ -231,6 +231,9 @@ test.describe('the hosted lab page calls the learner’s own lab server', () => 
   });
 
   test('an HTTPS origin’s lab page streams from a loopback lab server started with --allow-origin', async () => {
+    // It starts a lab server and waits for the hosted page to stream from it: 21 s with other tests running (35% of
+    // the 60 s default), so it gets the limit of the other lab-server tests.
+    test.setTimeout(120_000);
     const token = 'https-e2e-token-0123456789';
     // Chromium treats the HTTPS site as a public website (as GitHub Pages is), so calling 127.0.0.1
     // is a Local Network Access request: the learner's permission, which the test grants.
