@@ -18,28 +18,38 @@ export function traceReadings(r: RankReport): ProfileReadings {
   const h = r.host;
   const n = r.steps.length;
   const nullReasons: ProfileReadings['nullReasons'] = {};
-  const perStep = (x: number, f: keyof ProfileReadings['nullReasons']): number | null => {
-    if (n > 0) return x / n;
-    nullReasons[f] = NO_STEPS;
-    return null;
-  };
+  if (n === 0)
+    for (const f of [
+      'steps',
+      'stepMs',
+      'launchesPerStep',
+      'syncsPerStep',
+      'syncMsPerStep',
+      'dataLoaderMsPerStep',
+    ] as const)
+      nullReasons[f] = NO_STEPS;
+  const perStep = (pick: (s: RankReport['steps'][number]) => number): number | null =>
+    n > 0 ? r.steps.reduce((a, s) => a + pick(s), 0) / n : null;
+  // Launch statistics cover HTA's window, which leaves out the last step when there are two or more (view.ts).
+  const windowSteps = n >= 2 ? n - 1 : n;
   const hostShare = t.idleUs > 0 ? Math.min(1, h.hostWaitUs / t.idleUs) : 0;
   const ofIdle = (us: number): number => (h.hostWaitUs > 0 ? (hostShare * us) / h.hostWaitUs : 0);
-  const stepUs = n > 0 ? r.steps.reduce((a, s) => a + s.durUs, 0) / n : null;
-  if (stepUs === null) nullReasons.stepMs = NO_STEPS;
+  const stepUs = perStep((s) => s.durUs);
+  const ms = (us: number | null): number | null => (us === null ? null : us / 1000);
   if (t.spanUs <= 0) nullReasons.gpuIdleShare = 'the trace has no GPU span';
-  if (!r.launch) nullReasons.launchesPerStep = 'no launch call in the trace pairs with a GPU event by correlation id';
+  if (!r.launch && n > 0)
+    nullReasons.launchesPerStep = 'no launch call in the trace pairs with a GPU event by correlation id';
   return {
     source: `torch.profiler trace ${r.label}${r.rank === null ? '' : `, rank ${r.rank}`}${n ? `, ${n} steps` : ''}`,
     steps: n > 0 ? n : null,
-    stepMs: stepUs === null ? null : stepUs / 1000,
+    stepMs: ms(stepUs),
     gpuIdleShare: t.spanUs > 0 ? t.idlePct / 100 : null,
     launchShare: ofIdle(h.byCause.overhead + h.byCause.optimizer),
-    launchesPerStep: r.launch ? perStep(r.launch.launches, 'launchesPerStep') : null,
-    syncsPerStep: perStep(h.syncCalls, 'syncsPerStep'),
-    syncMsPerStep: ((x) => (x === null ? null : x / 1000))(perStep(h.syncUs, 'syncMsPerStep')),
+    launchesPerStep: r.launch && windowSteps > 0 ? r.launch.launches / windowSteps : null,
+    syncsPerStep: perStep((s) => s.syncCalls),
+    syncMsPerStep: ms(perStep((s) => s.syncUs)),
     syncShare: ofIdle(h.byCause.sync),
-    dataLoaderMsPerStep: ((x) => (x === null ? null : x / 1000))(perStep(h.dataLoaderUs, 'dataLoaderMsPerStep')),
+    dataLoaderMsPerStep: ms(perStep((s) => s.dataLoaderUs)),
     dataLoaderShare: ofIdle(h.byCause.dataLoader),
     nullReasons,
   };
