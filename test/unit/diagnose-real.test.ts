@@ -105,6 +105,16 @@ describe('diagnose on real telemetry', () => {
     expect(t.wrong / t.n).toBeLessThanOrEqual(0.1);
   });
 
+  test("profiler evidence decides cases the counters cannot: each one right or can't tell, never wrong", () => {
+    const profiled = cases.filter((c) => c.profile);
+    expect(profiled.length).toBeGreaterThanOrEqual(4);
+    const decided = profiled.filter((c) => outcome(score(c)) === 'right');
+    for (const c of profiled) expect(outcome(score(c)), c.id).not.toBe('wrong');
+    // Each one the profile decided was "can't tell" from its counters alone.
+    for (const c of decided) expect(diagnose(caseMessages(c)).kind, c.id).toBe('cant-tell');
+    expect(decided.length).toBeGreaterThanOrEqual(3);
+  });
+
   test("every can't tell names the reading that would decide it", () => {
     for (const r of [...results, ...fleet].filter((x) => x.got.kind === 'cant-tell'))
       expect(r.got.decide, r.id).toMatch(/^[A-Z][^:]{2,100}:/);
