@@ -19,11 +19,13 @@ import { progressing, r0 } from './format.ts';
 import { THROTTLE_SHARE } from './throttle.ts';
 import type { BottleneckKind, Diagnosis, Verdict } from './types.ts';
 import type { LabSetup } from './setup.ts';
+import { withProfile, type ProfileReadings } from './profile.ts';
 
 export type { BottleneckKind, Diagnosis } from './types.ts';
 export { BOTTLENECK_KINDS } from './types.ts';
 export { diagnoseGpu } from './gpu.ts';
 export { LAB_SETUPS, LAB_SETUP_IDS, type LabSetup } from './setup.ts';
+export { profileVerdict, withProfile, type ProfileReadings, type ProfileVerdict } from './profile.ts';
 
 /** Default window, seconds. */
 export const DIAGNOSIS_WINDOW_S = 30;
@@ -125,11 +127,14 @@ const ORDER: BottleneckKind[] = [
  * Diagnoses the last `windowS` seconds of `messages` (oldest first) across every GPU.
  * Needs at least 5 s of samples (and two samples); before that it says it is still collecting.
  * `setup`: what the lab's own workload has ruled out (setup.ts), never named as the cause; none outside a lab.
+ * `profiles`: profiler readings per GPU position (profile.ts), e.g. from a trace of the same run; they decide only
+ * where the counters say "can't tell".
  */
 export function diagnose(
   messages: readonly StreamMessage[],
   windowS = DIAGNOSIS_WINDOW_S,
   setup: readonly LabSetup[] = [],
+  profiles: readonly (ProfileReadings | null | undefined)[] = [],
 ): Diagnosis {
   const last = messages[messages.length - 1];
   const from = (last?.sampledAtMs ?? 0) - windowS * 1000;
@@ -149,7 +154,7 @@ export function diagnose(
   }
   const stats = last.gpus.map((_, i) => gpuStats(window, i));
   const all = stats.map((_, i) => i);
-  const verdicts = stats.map((s) => diagnoseGpu(s, setup));
+  const verdicts = stats.map((s, i) => withProfile(diagnoseGpu(s, setup), profiles[i], setup));
   // Clock event reasons decide on their own: a GPU the reasons call throttled is not read as hung.
   const reasonThrottled = stats.some((s) => (s.limitingFrac ?? 0) >= THROTTLE_SHARE);
   const hang = reasonThrottled ? null : hangVerdict(stats, all);
