@@ -1,7 +1,8 @@
 /**
  * The fleet waste audit: for every GPU that matches the selector, its verdict now (the diagnosis engine on
  * the last minutes at scrape resolution) and how many GPU-hours of the window it spent in each state, with
- * what those hours cost. Built on `collectFleet` (live view) and on per-segment averages for the window.
+ * what those hours cost. Built on `collectFleet` (live view) and on per-segment averages for the window, both judged
+ * per job by `verdictsOf` (jobs.ts) with the same owners.
  *
  * Resolution: a window is cut into at most `MAX_SEGMENTS` segments that cover it whole (segments.ts) and each
  * segment is judged from its averages and its GPU-Util spread (steady.ts: a steady job gets the verdict it gets

@@ -4,9 +4,10 @@
  * when the readings it needs are missing. Built for sparse, real telemetry (a snapshot from a forum
  * post, 30 s fleet samples) as much as for the lab server's full stream. Pure.
  *
- * Order, from the issue's principles: clock event reasons decide throttling on their own; a hang
- * needs a sign of no progress (throughput 0, SM and DRAM near 0, a stalled rank), never low power
- * alone; low power alone never gives "small kernels"; a null is not a zero; the data-wait fraction
+ * Order, from the issue's principles: clock event reasons decide throttling on their own, before the
+ * hang and straggler rules; a hang needs a sign of no progress (throughput 0, SM and DRAM near 0, a
+ * stalled rank; without SM and tensor activity, memory idle at near-idle power on every rank), never
+ * low power alone; low power alone never gives "small kernels"; a null is not a zero; the data-wait fraction
  * decides starvation; tensor and DRAM activity stand in when SM activity is missing. Confidence is
  * high only when the readings that decide the verdict are present.
  *
