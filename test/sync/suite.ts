@@ -215,11 +215,9 @@ export function syncSuite(name: string, backend: () => Backend): void {
       expect(res.status).toBe(401);
       expect(
         (
-          await s
-            .client()
-            .call('POST', '/recovery/signin', {
-              recoveryAuth: await (await import('./client.ts')).recoveryAuth(secrets.r),
-            })
+          await s.client().call('POST', '/recovery/signin', {
+            recoveryAuth: await (await import('./client.ts')).recoveryAuth(secrets.r),
+          })
         ).status,
       ).toBe(401);
       expect(await k.json<{ items: number }>('GET', '/status')).toMatchObject({ items: 5 });
