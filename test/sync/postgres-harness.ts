@@ -5,14 +5,19 @@
  * `runuser -u postgres --` does), and the folder is handed to that user.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '../fleet/prometheus-harness.ts';
 
-/** Where Debian's postgresql package puts the server's programs. */
-export const PG_BIN = process.env['PG_BIN'] ?? '/usr/lib/postgresql/15/bin';
+/** Where Debian's postgresql package puts the server's programs: $PG_BIN, else 15, else the newest installed. */
+export const PG_BIN =
+  process.env['PG_BIN'] ??
+  ['15', ...(existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort().reverse() : [])]
+    .map((v) => `/usr/lib/postgresql/${v}/bin`)
+    .find((d) => existsSync(join(d, 'initdb'))) ??
+  '/usr/lib/postgresql/15/bin';
 
 export const hasPostgres = (): boolean => existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'postgres'));
 
