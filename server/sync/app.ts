@@ -180,7 +180,7 @@ export function createSyncApp(options: SyncAppOptions): Hono<SyncEnv> {
   });
 
   // Everything below needs a session.
-  app.use('/v1/*', async (c, next) => {
+  app.use('/v1/*', async (c, next): Promise<Response | void> => {
     const m = /^Bearer\s+([A-Za-z0-9_-]{32,86})$/.exec(c.req.header('authorization')?.trim() ?? '');
     const tokenHash = m?.[1] ? sha256(m[1]) : null;
     const accountId = tokenHash ? await store.findSession(tokenHash, now()) : null;

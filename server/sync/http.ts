@@ -38,7 +38,7 @@ export function errorResponse(c: Context, status: ErrorStatus, code: string, mes
  * only the bearer token they were given.
  */
 export function originGuard(allowOrigins: ReadonlySet<string>): MiddlewareHandler<SyncEnv> {
-  return async (c, next) => {
+  return async (c, next): Promise<Response | void> => {
     const origin = c.req.header('origin');
     if (origin !== undefined && !allowOrigins.has(origin)) {
       return errorResponse(

@@ -3,7 +3,6 @@
  * `src/protocol/sync.ts` says (account key K, recovery key R, HKDF, HMAC'd item ids, AES-GCM items) and
  * passkeys from the software authenticator. Used by the sync tests and the bench.
  */
-import { webcrypto } from 'node:crypto';
 import {
   SYNC_INFO,
   type PullResult,
@@ -14,6 +13,7 @@ import {
 } from '../../src/protocol/sync.ts';
 import { softAuthenticator, type SoftPasskey } from './authenticator.ts';
 
+const webcrypto = globalThis.crypto;
 const subtle = webcrypto.subtle;
 const b64u = (b: ArrayBuffer | Uint8Array) => Buffer.from(b as ArrayBuffer).toString('base64url');
 const enc = new TextEncoder();
