@@ -75,8 +75,21 @@ async function generate(
   return { tokens, seconds: (performance.now() - t0) / 1000 };
 }
 
-/** One HTTP call with raw byte counts (undici's fetch would decompress out of sight). */
-function call(agent: Agent, url: string, method: string, token: string, body?: string, gzip = false) {
+/** Connections the server reset under load (each retried once, and counted in the report). */
+let resets = 0;
+
+/** One HTTP call with raw byte counts (undici's fetch would decompress out of sight); a reset is retried once. */
+async function call(agent: Agent, url: string, method: string, token: string, body?: string, gzip = false) {
+  try {
+    return await call1(agent, url, method, token, body, gzip);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ECONNRESET') throw e;
+    resets++;
+    return call1(agent, url, method, token, body, gzip);
+  }
+}
+
+function call1(agent: Agent, url: string, method: string, token: string, body?: string, gzip = false) {
   return new Promise<{ status: number; bytes: number; text: string; serverMs: number; ms: number }>(
     (resolve, reject) => {
       const t0 = performance.now();
@@ -203,6 +216,7 @@ async function benchOne(
         }
       }),
     );
+    if (resets) log(`  ${resets} connections reset and retried`);
     const totalEvents = opts.accounts * opts.events + opts.clients * 100;
     return {
       db,
@@ -243,6 +257,7 @@ export async function benchSync(
       const size = () =>
         ['', '-wal'].reduce((s, x) => s + (statSync(file + x, { throwIfNoEntry: false })?.size ?? 0), 0);
       rows.push(await benchOne('SQLite', { data: dir }, size, o, log));
+      log(JSON.stringify(rows.at(-1)));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -263,6 +278,7 @@ export async function benchSync(
       await measure();
       row.bytesPer10k = (bytes / (o.accounts * o.events + o.clients * 100)) * 10_000;
       rows.push(row);
+      log(JSON.stringify(row));
     } finally {
       await pg.stop();
     }

@@ -87,7 +87,9 @@ export async function startSyncServer(options: StartOptions = {}): Promise<Runni
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
+  server.headersTimeout = 15_000;
+  // Longer than a reverse proxy's idle upstream connections (nginx 60 s), so the proxy closes them first.
+  server.keepAliveTimeout = 65_000;
   const host = options.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {

@@ -126,7 +126,7 @@ export async function checkSignin(
   response: unknown,
 ): Promise<number> {
   const r = response as AuthenticationResponseJSON;
-  if (r.response?.userHandle !== undefined && r.response.userHandle !== credential.accountId)
+  if (typeof r.response?.userHandle === 'string' && r.response.userHandle !== credential.accountId)
     throw new PasskeyError('This passkey belongs to another account than it claims.');
   let result;
   try {

@@ -32,16 +32,21 @@ const from = (ip: string) => ({ 'x-forwarded-for': `203.0.113.9, ${ip}` });
 async function untilLimited(
   call: () => Promise<Response>,
   max: number,
-): Promise<{ passed: number; retryAfter: string | null; message: string }> {
+): Promise<{ passed: number; retryAfter: string | null; message: string; headers: Headers }> {
   for (let n = 0; n < max; n++) {
     const res = await call();
     if (res.status === 429) {
       const body = (await res.json()) as { error: { message: string } };
-      return { passed: n, retryAfter: res.headers.get('retry-after'), message: body.error.message };
+      return {
+        passed: n,
+        retryAfter: res.headers.get('retry-after'),
+        message: body.error.message,
+        headers: res.headers,
+      };
     }
     await res.arrayBuffer();
   }
-  return { passed: max, retryAfter: null, message: '' };
+  return { passed: max, retryAfter: null, message: '', headers: new Headers() };
 }
 
 describe('sync server limits', () => {
@@ -51,6 +56,9 @@ describe('sync server limits', () => {
     expect(r.passed).toBe(DEFAULT_LIMITS.signupPerIp.burst);
     expect(Number(r.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(r.message).toMatch(/Too many new accounts from this address: try again in \d+ s/);
+    // The site's page can read the refusal and its Retry-After (CORS on errors too).
+    expect(r.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(r.headers.get('access-control-expose-headers')).toMatch(/Retry-After/);
     expect((await c.call('POST', '/signup/options', {}, from('198.51.100.2'))).status).toBe(200);
     // A minute later the address may try again.
     s.clock.t += 60_000;
