@@ -28,7 +28,7 @@ const SCHEMA_LOCK = 7_311_024;
  * Connects to `url` and creates the tables when missing.
  * @example const store = await openPostgresStore('postgres://saturate@127.0.0.1:5432/saturate');
  */
-export async function openPostgresStore(url: string, poolSize = 10): Promise<SyncStore> {
+export async function openPostgresStore(url: string, poolSize = 20): Promise<SyncStore> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', () => {}); // an idle client's error surfaces on its next query
   const client = await pool.connect().catch((e: Error) => {
@@ -222,20 +222,22 @@ export async function openPostgresStore(url: string, poolSize = 10): Promise<Syn
       });
     },
     async pull(accountId, after, limit) {
-      const [a, rows] = await Promise.all([
-        one<{ next_seq: number }>('SELECT next_seq FROM accounts WHERE id = $1', [accountId]),
-        pool.query(
-          'SELECT seq, id, kind, key, iv, data FROM items WHERE account_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-          [accountId, after, limit + 1],
-        ),
-      ]);
-      const list = rows.rows as (StoredItem & { key: string | null })[];
+      // One query, one pooled connection: the items after the cursor and the account's last seq.
+      const rows = await pool.query(
+        `SELECT a.next_seq - 1 AS last, i.seq, i.id, i.kind, i.key, i.iv, i.data
+         FROM accounts a LEFT JOIN LATERAL (
+           SELECT seq, id, kind, key, iv, data FROM items WHERE account_id = a.id AND seq > $2 ORDER BY seq LIMIT $3
+         ) i ON true WHERE a.id = $1`,
+        [accountId, after, limit + 1],
+      );
+      const list = (rows.rows as (StoredItem & { key: string | null; last: number })[]).filter((r) => r.id !== null);
       const items = list.slice(0, limit).map((r) => {
         const item: StoredItem = { id: r.id, kind: r.kind, iv: r.iv, data: r.data, seq: r.seq };
         if (r.key !== null) item.key = r.key;
         return item;
       });
-      return { items, more: list.length > limit, last: a ? a.next_seq - 1 : 0 };
+      const last = Number((rows.rows[0] as { last: number } | undefined)?.last ?? 0);
+      return { items, more: list.length > limit, last };
     },
     async status(accountId, now) {
       const r = await one<Record<string, number | null>>(
