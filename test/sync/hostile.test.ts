@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SyncErrorSchema, type StoredItem } from '../../src/protocol/sync.ts';
 import { softAuthenticator, type SoftPasskey } from './authenticator.ts';
 import { newSecrets, plainEvents, sealEvent, SyncClient } from './client.ts';
@@ -23,6 +23,8 @@ function rng(seed: number): () => number {
   };
 }
 
+// Generous: a loaded CI machine runs key generation, signatures and SQLite commits slowly.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 const dir = mkdtempSync(join(tmpdir(), 'sync-hostile-'));
 let s: Awaited<ReturnType<typeof startOn>>;
 let victim: SyncClient;

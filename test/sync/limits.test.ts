@@ -8,13 +8,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseSyncCli } from '../../server/sync/cli.ts';
 import { createLimiter, DEFAULT_LIMITS } from '../../server/sync/limits.ts';
 import { newSecrets, SyncClient } from './client.ts';
 import { sqliteBackend } from './sqlite-backend.ts';
 import { ORIGIN, RP_ID, startOn } from './suite.ts';
 
+// Generous: a loaded CI machine runs key generation, signatures and SQLite commits slowly.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 const dir = mkdtempSync(join(tmpdir(), 'sync-limits-'));
 let s: Awaited<ReturnType<typeof startOn>>;
 beforeAll(async () => {
