@@ -13,8 +13,9 @@
  *      (bench/progress-browser.ts, when present)
  *   6. fleet audit against a real Prometheus at 64, 256 and 1,024 GPUs (bench/fleet.ts)
  *   7. diagnosis on real telemetry, at fleet resolution and on the simulator (bench/diagnosis.ts)
+ *   8. sync server on SQLite and PostgreSQL (bench/sync.ts, --only=sync; --sync-accounts=N, default 100)
  * Flags: --skip-build (reuse dist/ and dist-base/), --runs=N (Lighthouse runs per page, default 3),
- *        --only=bytes,offline,figures,lighthouse,build,server,fleet,progress,diagnosis (comma-separated sections;
+ *        --only=bytes,offline,figures,lighthouse,build,server,fleet,progress,diagnosis,sync (comma-separated sections;
  *        --only=diagnosis and --only=fleet need no build).
  * Takes ~12–15 minutes on 2 cores, most of it Lighthouse.
  */
@@ -32,7 +33,7 @@ const log = (s: string) => console.error(`bench: ${s}`);
 const t0 = Date.now();
 const KB = 1024;
 
-const needsSite = !only || only.some((s) => s !== 'diagnosis' && s !== 'fleet');
+const needsSite = !only || only.some((s) => s !== 'diagnosis' && s !== 'fleet' && s !== 'sync');
 for (const [dir, extra] of [
   ['dist', {}],
   // The same site under a sub-path, for Lighthouse over HTTPS as a phone gets it from GitHub Pages.
@@ -258,6 +259,45 @@ if (want('server')) {
       'node bench/static-compress.ts',
       benchStaticCompress().markdown,
     );
+  });
+}
+
+if (want('sync')) {
+  await guarded('Sync server', async () => {
+    const accounts = Number(flag('sync-accounts') ?? 100);
+    log(`sync server: ${accounts} accounts × 10,000 events on SQLite and PostgreSQL`);
+    const { benchSync } = await import('../bench/sync.ts');
+    const { rows, markdown } = await benchSync({ accounts }, log);
+    section(
+      'Sync server (SQLite and PostgreSQL 15)',
+      `node bench/sync.ts --accounts=${accounts}`,
+      markdown,
+      'Items generated through the storage interface (random bytes as ciphertext, 150-byte events). First sync: one account\'s 10,000 events in pages of 5,000 over loopback HTTP, median of 3 accounts; "server" is the Server-Timing the server reports. Incremental: 200 clients, each pushing 10 events and pulling what is new, 10 times, 0–1 s apart. Size: the SQLite file with its WAL, or pg_database_size, divided by the events stored.',
+    );
+    const sqlite = rows.find((r) => r.db === 'SQLite');
+    if (sqlite) {
+      keyRow(
+        'sync: first sync of 10,000 events, server time (SQLite)',
+        `${sqlite.firstSyncServerMs.toFixed(0)} ms`,
+        '≤ 1,000 ms',
+        `${(sqlite.firstSyncServerMs / 1000).toFixed(2)}× the goal`,
+        'node bench/sync.ts',
+      );
+      keyRow(
+        'sync: first sync on the wire, gzip',
+        `${(sqlite.firstSyncGzipBytes / 1024 / 1024).toFixed(2)} MB`,
+        '≤ 2 MB',
+        `${(sqlite.firstSyncGzipBytes / 1024 / 1024 / 2).toFixed(2)}× the goal`,
+        'node bench/sync.ts',
+      );
+      keyRow(
+        'sync: incremental p99, 200 clients (SQLite)',
+        `${sqlite.incrementalP99.toFixed(0)} ms`,
+        '≤ 50 ms',
+        `${(sqlite.incrementalP99 / 50).toFixed(2)}× the goal`,
+        'node bench/sync.ts',
+      );
+    }
   });
 }
 

@@ -1,0 +1,34 @@
+/** SQLite as a backend of the sync suite (test/sync/suite.ts). */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { openSqliteStore, SQLITE_FILE } from '../../server/sync/sqlite.ts';
+import type { Backend } from './suite.ts';
+
+/** SQLite as the suite's backend: rows counted and the raw file read with a second connection. */
+export function sqliteBackend(d: string): Backend {
+  const file = join(d, SQLITE_FILE);
+  return {
+    open: () => openSqliteStore(d),
+    async rows(accountId) {
+      const db = new DatabaseSync(file, { readOnly: true });
+      try {
+        const count = (sql: string) => Number((db.prepare(sql).get(accountId) as { n: number }).n);
+        return {
+          accounts: count('SELECT count(*) AS n FROM accounts WHERE id = ?'),
+          ...Object.fromEntries(
+            ['items', 'sessions', 'prf_keys', 'credentials', 'challenges'].map((t) => [
+              t,
+              count(`SELECT count(*) AS n FROM ${t} WHERE account_id = ?`),
+            ]),
+          ),
+        };
+      } finally {
+        db.close();
+      }
+    },
+    async raw() {
+      return Buffer.concat([file, `${file}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f)));
+    },
+  };
+}
