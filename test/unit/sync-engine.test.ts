@@ -1,15 +1,22 @@
 /**
  * One sync, end to end in Node: two devices, each with its own real progress store (fake IndexedDB) and sync state
- * (IndexedDB, account keys as non-extractable CryptoKeys), against an in-memory stand-in for the sync server that
- * does what src/protocol/sync.ts says of push and pull (the real server is tested in the e2e, test/e2e/sync.spec.ts).
+ * (IndexedDB, account keys as non-extractable CryptoKeys), against the real sync server (server/sync/, SQLite in a
+ * temp folder); the account is made by the server's tests' software passkey (test/sync/authenticator.ts).
  */
 import 'fake-indexeddb/auto';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
+
+const ORIGIN = 'http://localhost:4321';
 import { openProgress, recordAnswer, undoLast } from '../../src/store/progress.ts';
 import { accountKeys, newSecret } from '../../src/lib/sync/keys.ts';
 import { syncOnce, type SyncDeps } from '../../src/client/sync/engine.ts';
-import { SyncApiError, type SyncApi } from '../../src/client/sync/api.ts';
-import type { StoredItem } from '../../src/protocol/sync.ts';
+import { SyncApiError, syncApi } from '../../src/client/sync/api.ts';
+import { startSyncServer, type RunningSyncServer } from '../../server/sync/server.ts';
+import { UNLIMITED } from '../../server/sync/limits.ts';
+import { newSecrets, SyncClient } from '../sync/client.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   createSyncStore,
   readAccountKeys,
@@ -21,45 +28,46 @@ import { freshSyncLocal } from '../../src/lib/sync/state.ts';
 import type { RecordVersion } from '../../src/lib/sync/items.ts';
 import { freshStore, T0 } from './store-helpers.ts';
 
-/** The server's side of push, pull and status, in memory: items in order, an id stored once. */
-function memoryServer() {
-  const items: StoredItem[] = [];
-  const dropped = new Set<string>();
+/** The real sync server (server/sync/) on SQLite in a temp folder, with an account made by a software passkey. */
+async function realServer() {
+  const data = mkdtempSync(join(tmpdir(), 'sync-engine-'));
+  const server = await startSyncServer({
+    port: 0,
+    data,
+    allowOrigin: ORIGIN,
+    rpId: 'localhost',
+    limits: UNLIMITED,
+    log: () => {},
+  });
+  servers.push(server);
+  const secrets = await newSecrets();
+  const client = new SyncClient(server.url, ORIGIN, 'localhost');
+  const { signedIn } = await client.signup(secrets);
   let offline = false;
-  const api = {
-    async pull(after: string, limit: number) {
-      if (offline) throw new SyncApiError('offline', null);
-      const from = Number(after || 0);
-      const page = items.filter((i) => i.seq > from && !dropped.has(i.id)).slice(0, limit);
-      const cursor = String(page.at(-1)?.seq ?? from);
-      return { items: page, cursor, more: items.some((i) => i.seq > Number(cursor) && !dropped.has(i.id)) };
-    },
-    async push(b: { items: Omit<StoredItem, 'seq'>[]; drop?: string[] }) {
-      if (offline) throw new SyncApiError('offline', null);
-      let accepted = 0;
-      for (const it of b.items)
-        if (!items.some((s) => s.id === it.id)) {
-          items.push({ ...it, seq: items.length + 1 });
-          accepted++;
-        }
-      for (const id of b.drop ?? []) dropped.add(id);
-      return { accepted, duplicates: b.items.length - accepted, dropped: 0, usedBytes: 0, quotaBytes: 1e9 };
-    },
-    async status() {
-      return {
-        accountId: 'a'.repeat(16),
-        devices: 2,
-        items: items.length,
-        usedBytes: 0,
-        quotaBytes: 1e9,
-        lastPushAt: null,
-      };
-    },
-  } as unknown as SyncApi;
-  return { api, items, setOffline: (v: boolean) => (offline = v) };
+  const fetchFn: typeof fetch = (input, init) => {
+    if (offline) return Promise.reject(new TypeError('Failed to fetch'));
+    return fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), origin: ORIGIN } });
+  };
+  const items = async () => {
+    const c = new SyncClient(server.url, ORIGIN, 'localhost');
+    c.token = signedIn.session.token;
+    return (await c.json<{ items: { kind: string }[] }>('GET', '/pull?after=0&limit=5000')).items;
+  };
+  return {
+    api: syncApi(server.url, signedIn.session.token, fetchFn),
+    k: secrets.k as Uint8Array<ArrayBuffer>,
+    items,
+    setOffline: (v: boolean) => (offline = v),
+  };
 }
 
-async function device(server: ReturnType<typeof memoryServer>, raw: Uint8Array<ArrayBuffer>, name: string) {
+const servers: RunningSyncServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+});
+
+async function device(server: Awaited<ReturnType<typeof realServer>>, name: string) {
+  const raw = server.k;
   const { store } = freshStore();
   const syncStore = createSyncStore(`sync-${name}-${Math.random()}`);
   await saveSignIn(
@@ -132,10 +140,9 @@ describe('syncOnce', () => {
   });
 
   test('two devices that answered offline end with the union of their answers, equal on both', async () => {
-    const server = memoryServer();
-    const k = newSecret();
-    const a = await device(server, k, 'A');
-    const b = await device(server, k, 'B');
+    const server = await realServer();
+    const a = await device(server, 'A');
+    const b = await device(server, 'B');
     for (let i = 0; i < 30; i++) await a.answer(`qa-${i}`, T0 + i * 1000);
     await syncOnce(a.deps);
     await syncOnce(b.deps);
@@ -152,14 +159,13 @@ describe('syncOnce', () => {
     expect(a.progress.snapshot().answers).toHaveLength(42);
     expect(ids(b)).toEqual(ids(a));
     // Nothing twice on the server: 42 answers, one item each.
-    expect(server.items.filter((i) => i.kind === 'event')).toHaveLength(42);
+    expect((await server.items()).filter((i) => i.kind === 'event')).toHaveLength(42);
   });
 
   test('an undo made on one device undoes the answer on the other (undo is an event)', async () => {
-    const server = memoryServer();
-    const k = newSecret();
-    const a = await device(server, k, 'A');
-    const b = await device(server, k, 'B');
+    const server = await realServer();
+    const a = await device(server, 'A');
+    const b = await device(server, 'B');
     await a.answer('q1', T0);
     await a.answer('q2', T0 + 1);
     await syncOnce(a.deps);
@@ -171,10 +177,9 @@ describe('syncOnce', () => {
   });
 
   test('settings: the later change wins on both; a removed quiz in progress is removed on the other', async () => {
-    const server = memoryServer();
-    const k = newSecret();
-    const a = await device(server, k, 'A');
-    const b = await device(server, k, 'B');
+    const server = await realServer();
+    const a = await device(server, 'A');
+    const b = await device(server, 'B');
     a.setRecords(
       new Map<string, unknown>([
         ['rhythm', { goal: 'answer-10' }],

@@ -28,11 +28,22 @@ import { z } from 'zod';
 export class SyncApiError extends Error {
   readonly problem: SyncProblem;
   readonly status: number | null;
-  constructor(problem: SyncProblem, status: number | null, message = PROBLEM_TEXT[problem]) {
+  /** The server's error code (`SyncError`), when it gave one. */
+  readonly code: string | null;
+  /** The server's own message, when it gave one. */
+  readonly serverMessage: string | null;
+  constructor(
+    problem: SyncProblem,
+    status: number | null,
+    message = PROBLEM_TEXT[problem],
+    said: { code: string; message: string } | null = null,
+  ) {
     super(message);
     this.name = 'SyncApiError';
     this.problem = problem;
     this.status = status;
+    this.code = said?.code ?? null;
+    this.serverMessage = said?.message ?? null;
   }
 }
 
@@ -70,13 +81,14 @@ export function syncApi(serverUrl: string, token: string | null = null, fetchFn:
       json = null;
     }
     if (!res.ok) {
-      const said = SyncErrorSchema.safeParse(json);
-      const message = said.success ? said.data.error.message : undefined;
-      if (res.status === 401) throw new SyncApiError('session-expired', 401);
-      if (res.status === 413 && /quota/i.test(message ?? 'quota')) throw new SyncApiError('quota-full', 413);
-      if (res.status === 429) throw new SyncApiError('rate-limited', 429);
-      if (res.status >= 500 || res.status === 404) throw new SyncApiError('unreachable', res.status);
-      throw new SyncApiError('refused', res.status, message ? `The sync server refused: ${message}` : undefined);
+      const parsed = SyncErrorSchema.safeParse(json);
+      const said = parsed.success ? parsed.data.error : null;
+      const fail = (p: SyncProblem, m?: string) => new SyncApiError(p, res.status, m, said);
+      if (res.status === 401) throw fail('session-expired');
+      if (res.status === 413 && (said?.code ?? 'over_quota') === 'over_quota') throw fail('quota-full');
+      if (res.status === 429) throw fail('rate-limited');
+      if (res.status >= 500 || res.status === 404) throw fail('unreachable');
+      throw fail('refused', said ? `The sync server refused: ${said.message}` : undefined);
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success)
@@ -93,7 +105,7 @@ export function syncApi(serverUrl: string, token: string | null = null, fetchFn:
     putPrfKey: (b: PrfKeyPut) => call(ok, 'PUT', '/keys/prf', b),
     push: (b: PushRequest): Promise<PushResult> => call(PushResultSchema, 'POST', '/push', b),
     pull: (after: string, limit: number): Promise<PullResult> =>
-      call(PullResultSchema, 'GET', `/pull?after=${encodeURIComponent(after)}&limit=${limit}`),
+      call(PullResultSchema, 'GET', `/pull?${after ? `after=${encodeURIComponent(after)}&` : ''}limit=${limit}`),
     status: (): Promise<SyncStatus> => call(SyncStatusSchema, 'GET', '/status'),
     signout: () => call(ok, 'POST', '/signout', {}),
     deleteAccount: () => call(ok, 'DELETE', '/account'),
