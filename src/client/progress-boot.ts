@@ -24,6 +24,7 @@ import { streakLabel } from '../lib/streak-label.ts';
 import { withBase } from '../lib/base-path.ts';
 import { savedStateOf, storeIsEmpty } from '../store/peek.ts';
 import { usableStorage } from '../store/web-storage.ts';
+import { syncFlag } from '../store/sync-flag.ts';
 import {
   cacheEmptyStreak,
   PROGRESS_ERROR_EVENT,
@@ -230,8 +231,20 @@ function badgeAndSaveButton(): void {
   }
 }
 
+/**
+ * On a device signed in to sync (one localStorage read), loads the sync triggers once the page is idle
+ * (src/client/sync/auto.ts): progress made on any page syncs, not only on /progress/.
+ */
+function startSyncWhenSignedIn(): void {
+  if (!syncFlag()) return;
+  const start = () => void import('./sync/auto.ts').then((m) => m.startAutoSync()).catch(() => undefined);
+  if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 5000 });
+  else setTimeout(start, 2000);
+}
+
 bufferProgressEvents();
 if (typeof document !== 'undefined') {
   notSavedNote();
   badgeAndSaveButton();
+  startSyncWhenSignedIn();
 }

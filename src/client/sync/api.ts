@@ -66,7 +66,7 @@ export function syncApi(serverUrl: string, token: string | null = null, fetchFn:
       res = await fetchFn(`${serverUrl}/v1${path}`, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(TIMEOUT_MS),
         credentials: 'omit',
       });

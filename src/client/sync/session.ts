@@ -8,7 +8,7 @@ import { syncOnce, type SyncDeps, type SyncReport } from './engine.ts';
 import { PROBLEM_TEXT, type SyncProblem } from '../../lib/sync/status-text.ts';
 import { readAccountKeys, readSyncLocal, readSyncSession, writeSyncLocal } from '../../store/sync-state.ts';
 import { applyRecords, localRecords } from '../../store/sync-records.ts';
-import { applyImport, loadProgress } from '../../store/progress.ts';
+import { progressStore } from '../progress-boot.ts';
 import { toB64u, randomBytes } from '../../lib/sync/bytes.ts';
 
 export const SYNC_STATUS_EVENT = 'saturate:sync-status';
@@ -45,8 +45,9 @@ export async function browserDeps(): Promise<SyncDeps | null> {
     keys,
     readLocal: () => readSyncLocal(newNode),
     writeLocal: (s) => writeSyncLocal(s),
-    events: async () => (await loadProgress()).events,
-    importEvents: (text) => applyImport(text),
+    // Through the page's store (progress-boot.ts), so events recorded meanwhile are handed over first.
+    events: async () => (await (await progressStore()).loadProgress()).events,
+    importEvents: async (text) => (await progressStore()).applyImport(text),
     records: (now) => localRecords(now),
     applyRecords: (versions) => applyRecords(versions),
     now: Date.now,
