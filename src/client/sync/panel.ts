@@ -53,7 +53,7 @@ export async function startSyncPanel(panel: HTMLElement, first?: HTMLElement): P
   const recoveryToggle = q<HTMLButtonElement>('[data-sync-action="recovery"]');
   const confirmBox = q('[data-sync-confirm]');
   const builtUrl = panel.dataset['syncUrl'] ?? '';
-  if (!builtUrl) serverInput.value = typedServerUrl() ?? '';
+  if (!builtUrl && !serverInput.value) serverInput.value = typedServerUrl() ?? '';
   let finishWithKey: ((text: string) => Promise<void>) | null = null;
   let recoveryText = '';
 
@@ -125,7 +125,7 @@ export async function startSyncPanel(panel: HTMLElement, first?: HTMLElement): P
         say('Creating your account: follow your device’s passkey prompt…', 'busy');
         const { recoveryKey } = await createAccount(url);
         recoveryText = recoveryKey;
-        q('[data-sync-key-text]').textContent = recoveryKey;
+        q('[data-sync-key-text]').textContent = recoveryKey.replaceAll('-', ' '); // groups wrap at spaces
         show('key');
         q('#sync-key-h').focus();
         say('Account created. Save your recovery key, then your progress syncs.');
