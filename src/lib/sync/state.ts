@@ -66,7 +66,7 @@ export function parseSyncLocal(v: unknown): SyncLocal | null {
 /**
  * A short hash of a value's JSON (FNV-1a, 32-bit, with the length): tells whether a record changed since it was
  * last stamped. Not a security measure; a collision only delays one record's sync to its next change.
- * @example valueHash({ goal: 10 }) // "b:5f1c…"
+ * @example valueHash({ goal: 10 }) // "b:558ii5"
  */
 export function valueHash(value: unknown): string {
   const text = JSON.stringify(value) ?? 'undefined';
