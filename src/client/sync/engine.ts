@@ -9,9 +9,9 @@
  * One sync at a time per page (`syncNow` joins a running one). It runs beside the page, never on the path of an
  * answer: the store records first, sync reads what is recorded.
  */
-import type { StoredItem, SyncItem } from '../../protocol/sync.ts';
+import type { StoredItem } from '../../protocol/sync.ts';
 import { backupToText, createBackup } from '../../lib/backup.ts';
-import { decryptItem, encryptItem } from '../../lib/sync/items.ts';
+import { decryptItem, encryptItem, type Plain } from '../../lib/sync/items.ts';
 import { eventsToPush, stampLocalChanges, takeRemoteRecords, type PulledVersion } from '../../lib/sync/plan.ts';
 import type { SyncLocal } from '../../lib/sync/state.ts';
 import type { AccountKeys } from '../../lib/sync/keys.ts';
@@ -101,14 +101,15 @@ async function pushAll(d: SyncDeps, start: SyncLocal, set: (s: SyncLocal) => voi
   let local = start;
   const events = eventsToPush(local, await d.events());
   const pending = [...local.pending];
-  const todo: { item: Promise<SyncItem>; eventId?: string; record?: (typeof pending)[number] }[] = [
-    ...events.map((e) => ({ item: encryptItem(d.keys, { kind: 'event', event: e }), eventId: e.id })),
-    ...pending.map((r) => ({ item: encryptItem(d.keys, { kind: 'record', record: r }), record: r })),
+  // Encrypted a batch at a time: the first request leaves before the rest is encrypted.
+  const todo: { plain: Plain; eventId?: string; record?: (typeof pending)[number] }[] = [
+    ...events.map((e) => ({ plain: { kind: 'event', event: e } as Plain, eventId: e.id })),
+    ...pending.map((r) => ({ plain: { kind: 'record', record: r } as Plain, record: r })),
   ];
   let pushed = 0;
   for (let i = 0; i < todo.length || (i === 0 && local.drop.length); i += PUSH_BATCH) {
     const batch = todo.slice(i, i + PUSH_BATCH);
-    const items = await Promise.all(batch.map((b) => b.item));
+    const items = await Promise.all(batch.map((b) => encryptItem(d.keys, b.plain)));
     await d.api.push({ items, ...(local.drop.length ? { drop: local.drop.slice(0, 5000) } : {}) });
     const sent = [...local.sentEventIds];
     const records = { ...local.records };
