@@ -23,8 +23,7 @@ import type { StreakSummary } from '../lib/streak.ts';
 import { streakLabel } from '../lib/streak-label.ts';
 import { withBase } from '../lib/base-path.ts';
 import { savedStateOf, storeIsEmpty } from '../store/peek.ts';
-import { usableStorage } from '../store/web-storage.ts';
-import { syncFlag } from '../store/sync-flag.ts';
+import { SYNC_FLAG_KEY, usableStorage } from '../store/web-storage.ts';
 import {
   cacheEmptyStreak,
   PROGRESS_ERROR_EVENT,
@@ -236,8 +235,9 @@ function badgeAndSaveButton(): void {
  * (src/client/sync/auto.ts): progress made on any page syncs, not only on /progress/.
  */
 function startSyncWhenSignedIn(): void {
-  if (!syncFlag()) return;
-  const start = () => void import('./sync/auto.ts').then((m) => m.startAutoSync()).catch(() => undefined);
+  if (usableStorage('localStorage')?.getItem(SYNC_FLAG_KEY) !== '1') return;
+  // Through start.ts (no static imports): this chunk then names one file, not every chunk sync needs.
+  const start = () => void import('./sync/start.ts').then((m) => m.startSync()).catch(() => undefined);
   if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 5000 });
   else setTimeout(start, 2000);
 }

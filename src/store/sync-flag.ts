@@ -3,9 +3,9 @@
  * `saturate:sync` = "1" while this device is signed in to sync, and `saturate:sync-url`, a server address the
  * learner typed. src/store/sync-state.ts holds the rest.
  */
-import { usableStorage } from './web-storage.ts';
+import { SYNC_FLAG_KEY, usableStorage } from './web-storage.ts';
 
-export const SYNC_FLAG_KEY = 'saturate:sync';
+export { SYNC_FLAG_KEY };
 export const SYNC_URL_KEY = 'saturate:sync-url';
 
 /** Marks this device signed in (or not). */
