@@ -118,9 +118,19 @@ async function answerOffline(d: Device, bank: BankQuestion[], seed: string, n = 
     bank,
     Array.from({ length: n }, (_, i) => i % 4 !== 0),
   );
-  // Recorded on the device while offline.
-  await expect.poll(() => d.page.evaluate(() => navigator.onLine)).toBe(false);
+  expect(await d.page.evaluate(() => navigator.onLine)).toBe(false);
+  // Back online, the page itself syncs (the `online` trigger of src/client/sync/auto.ts): no visit to /progress/.
+  await d.page.evaluate((least) => {
+    (window as unknown as { pushed: Promise<number> }).pushed = new Promise<number>((resolve) =>
+      addEventListener('saturate:sync-status', (e) => {
+        const d = (e as CustomEvent<{ state: string; report?: { pushed: number } }>).detail;
+        if (d.state === 'ok' && d.report!.pushed >= least) resolve(d.report!.pushed);
+      }),
+    );
+  }, n);
   await d.context.setOffline(false);
+  const pushed = d.page.evaluate(() => (window as unknown as { pushed: Promise<number> }).pushed);
+  expect(await pushed).toBeGreaterThanOrEqual(n);
 }
 
 /** What /progress/ shows that sync must carry: streak, totals, reviews due, practice history. */
