@@ -14,6 +14,8 @@
  *   6. fleet audit against a real Prometheus at 64, 256 and 1,024 GPUs (bench/fleet.ts)
  *   7. diagnosis on real telemetry, at fleet resolution and on the simulator (bench/diagnosis.ts)
  *   8. sync server on SQLite and PostgreSQL (bench/sync.ts, --only=sync; --sync-accounts=N, default 100)
+ *   8b. sync in the browser: encrypt and decrypt 10,000 events in Chromium, 1× and 4× CPU throttling
+ *      (bench/sync-browser.ts, --only=sync; needs no build)
  * Flags: --skip-build (reuse dist/ and dist-base/), --runs=N (Lighthouse runs per page, default 3),
  *        --only=bytes,offline,figures,lighthouse,build,server,fleet,progress,diagnosis,sync (comma-separated sections;
  *        --only=diagnosis and --only=fleet need no build).
@@ -348,6 +350,19 @@ if (want('progress')) {
       );
     });
   }
+}
+
+if (want('sync')) {
+  await guarded('Sync in the browser', async () => {
+    log('sync: encrypt and decrypt 10,000 events in Chromium');
+    const { benchSyncBrowser } = await import('../bench/sync-browser.ts');
+    const r = await benchSyncBrowser();
+    section(
+      `Sync in the browser (${r.browser})`,
+      'node bench/sync-browser.ts',
+      ['| measure | value |', '|---|---|', ...r.rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n'),
+    );
+  });
 }
 
 if (want('diagnosis')) {

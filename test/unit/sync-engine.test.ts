@@ -1,0 +1,219 @@
+/**
+ * One sync, end to end in Node: two devices, each with its own real progress store (fake IndexedDB) and sync state
+ * (IndexedDB, account keys as non-extractable CryptoKeys), against the real sync server (server/sync/, SQLite in a
+ * temp folder); the account is made by the server's tests' software passkey (test/sync/authenticator.ts).
+ */
+import 'fake-indexeddb/auto';
+import { afterAll, describe, expect, test } from 'vitest';
+
+const ORIGIN = 'http://localhost:4321';
+import { openProgress, recordAnswer, undoLast } from '../../src/store/progress.ts';
+import { accountKeys, newSecret } from '../../src/lib/sync/keys.ts';
+import { syncOnce, type SyncDeps } from '../../src/client/sync/engine.ts';
+import { SyncApiError, syncApi } from '../../src/client/sync/api.ts';
+import { startSyncServer, type RunningSyncServer } from '../../server/sync/server.ts';
+import { UNLIMITED } from '../../server/sync/limits.ts';
+import { newSecrets, SyncClient } from '../sync/client.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createSyncStore,
+  readAccountKeys,
+  readSyncLocal,
+  saveSignIn,
+  writeSyncLocal,
+} from '../../src/store/sync-state.ts';
+import { freshSyncLocal } from '../../src/lib/sync/state.ts';
+import type { RecordVersion } from '../../src/lib/sync/items.ts';
+import { freshStore, T0 } from './store-helpers.ts';
+
+/** The real sync server (server/sync/) on SQLite in a temp folder, with an account made by a software passkey. */
+async function realServer() {
+  const data = mkdtempSync(join(tmpdir(), 'sync-engine-'));
+  const server = await startSyncServer({
+    port: 0,
+    data,
+    allowOrigin: ORIGIN,
+    rpId: 'localhost',
+    limits: UNLIMITED,
+    log: () => {},
+  });
+  servers.push(server);
+  const secrets = await newSecrets();
+  const client = new SyncClient(server.url, ORIGIN, 'localhost');
+  const { signedIn } = await client.signup(secrets);
+  let offline = false;
+  const fetchFn: typeof fetch = (input, init) => {
+    if (offline) return Promise.reject(new TypeError('Failed to fetch'));
+    return fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), origin: ORIGIN } });
+  };
+  const items = async () => {
+    const c = new SyncClient(server.url, ORIGIN, 'localhost');
+    c.token = signedIn.session.token;
+    return (await c.json<{ items: { kind: string }[] }>('GET', '/pull?after=0&limit=5000')).items;
+  };
+  return {
+    api: syncApi(server.url, signedIn.session.token, fetchFn),
+    k: secrets.k as Uint8Array<ArrayBuffer>,
+    items,
+    setOffline: (v: boolean) => (offline = v),
+  };
+}
+
+const servers: RunningSyncServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+});
+
+async function device(server: Awaited<ReturnType<typeof realServer>>, name: string) {
+  const raw = server.k;
+  const { store } = freshStore();
+  const syncStore = createSyncStore(`sync-${name}-${Math.random()}`);
+  await saveSignIn(
+    {
+      session: { serverUrl: 'http://localhost', accountId: 'a'.repeat(16), token: 't'.repeat(32), expiresAt: T0 + 1e9 },
+      keys: await accountKeys(raw),
+      local: freshSyncLocal(name),
+    },
+    syncStore,
+  );
+  const progress = await openProgress({ tabs: false, storage: null, tabStorage: null }, store);
+  let records = new Map<string, unknown>();
+  let now = T0;
+  const deps: SyncDeps = {
+    api: server.api,
+    keys: (await readAccountKeys(syncStore))!,
+    readLocal: () => readSyncLocal(() => name, syncStore),
+    writeLocal: (s) => writeSyncLocal(s, syncStore),
+    events: async () => progress.snapshot().events,
+    importEvents: (text) => progress.applyImport(text),
+    records: async () => records,
+    applyRecords: async (vs: RecordVersion[]) => {
+      records = new Map(records);
+      for (const v of vs)
+        if (v.deleted) records.delete(v.key);
+        else records.set(v.key, v.value);
+      return [];
+    },
+    now: () => (now += 1000),
+  };
+  const answer = (q: string, at: number) =>
+    recordAnswer(
+      {
+        questionId: q,
+        cardId: 'meters/util',
+        topic: 'meters',
+        choice: ['a'],
+        correct: true,
+        timeMs: 5000,
+        context: 'practice',
+        at,
+      },
+      store,
+    );
+  return {
+    deps,
+    store,
+    progress,
+    answer,
+    setRecords: (r: Map<string, unknown>) => (records = r),
+    records: () => records,
+    setNow: (t: number) => (now = t),
+  };
+}
+
+describe('syncOnce', () => {
+  test('the account keys survive IndexedDB as non-extractable CryptoKeys', async () => {
+    const store = createSyncStore(`keys-${Math.random()}`);
+    await saveSignIn(
+      {
+        session: { serverUrl: 'x', accountId: 'y', token: 'z', expiresAt: 1 },
+        keys: await accountKeys(newSecret()),
+        local: null,
+      },
+      store,
+    );
+    const keys = await readAccountKeys(store);
+    expect(keys?.enc.extractable).toBe(false);
+    expect(keys?.enc.algorithm.name).toBe('AES-GCM');
+  });
+
+  test('two devices that answered offline end with the union of their answers, equal on both', async () => {
+    const server = await realServer();
+    const a = await device(server, 'A');
+    const b = await device(server, 'B');
+    for (let i = 0; i < 30; i++) await a.answer(`qa-${i}`, T0 + i * 1000);
+    await syncOnce(a.deps);
+    await syncOnce(b.deps);
+    expect(b.progress.snapshot().answers).toHaveLength(30);
+    server.setOffline(true);
+    for (let i = 0; i < 5; i++) await a.answer(`qa2-${i}`, T0 + 100_000 + i);
+    for (let i = 0; i < 7; i++) await b.answer(`qb-${i}`, T0 + 200_000 + i);
+    await expect(syncOnce(a.deps)).rejects.toThrow(SyncApiError);
+    server.setOffline(false);
+    await syncOnce(a.deps);
+    await syncOnce(b.deps);
+    await syncOnce(a.deps);
+    const ids = (p: typeof a) => p.progress.snapshot().events.map((e) => e.id);
+    expect(a.progress.snapshot().answers).toHaveLength(42);
+    expect(ids(b)).toEqual(ids(a));
+    // Nothing twice on the server: 42 answers, one item each.
+    expect((await server.items()).filter((i) => i.kind === 'event')).toHaveLength(42);
+  });
+
+  test('an undo made on one device undoes the answer on the other (undo is an event)', async () => {
+    const server = await realServer();
+    const a = await device(server, 'A');
+    const b = await device(server, 'B');
+    await a.answer('q1', T0);
+    await a.answer('q2', T0 + 1);
+    await syncOnce(a.deps);
+    await syncOnce(b.deps);
+    await undoLast({ at: T0 + 2 }, b.store);
+    await syncOnce(b.deps);
+    await syncOnce(a.deps);
+    expect(a.progress.snapshot().answers.map((x) => x.questionId)).toEqual(['q1']);
+  });
+
+  test('settings: the later change wins on both; a removed quiz in progress is removed on the other', async () => {
+    const server = await realServer();
+    const a = await device(server, 'A');
+    const b = await device(server, 'B');
+    a.setRecords(
+      new Map<string, unknown>([
+        ['rhythm', { goal: 'answer-10' }],
+        ['quiz:x', { index: 3 }],
+      ]),
+    );
+    await syncOnce(a.deps);
+    // B signs in with its own defaults: the account's settings win, B's own quiz is added.
+    b.setRecords(
+      new Map<string, unknown>([
+        ['rhythm', { goal: 'streak-rule' }],
+        ['quiz:y', { index: 1 }],
+      ]),
+    );
+    await syncOnce(b.deps);
+    expect(b.records()).toEqual(
+      new Map<string, unknown>([
+        ['rhythm', { goal: 'answer-10' }],
+        ['quiz:x', { index: 3 }],
+        ['quiz:y', { index: 1 }],
+      ]),
+    );
+    // A's clock is an hour behind; B changes the goal, then A removes quiz x after seeing B's change.
+    b.setRecords(new Map([...b.records(), ['rhythm', { goal: 'answer-20' }]]));
+    await syncOnce(b.deps);
+    a.setNow(T0 - 3_600_000);
+    await syncOnce(a.deps);
+    expect(a.records().get('rhythm')).toEqual({ goal: 'answer-20' });
+    const withoutX = new Map(a.records());
+    withoutX.delete('quiz:x');
+    a.setRecords(withoutX);
+    await syncOnce(a.deps);
+    await syncOnce(b.deps);
+    expect(b.records().has('quiz:x')).toBe(false);
+    expect(b.records()).toEqual(a.records());
+  });
+});
