@@ -125,8 +125,9 @@ export function itemBytes(item: SyncItem): number {
 
 /** The items of a push that are new: the first of each id, in order. */
 export function uniqueById(items: readonly SyncItem[]): SyncItem[] {
-  const seen = new Set<string>();
-  return items.filter((i) => !seen.has(i.id) && (seen.add(i.id), true));
+  const byId = new Map<string, SyncItem>();
+  for (const i of items) if (!byId.has(i.id)) byId.set(i.id, i);
+  return [...byId.values()];
 }
 
 /** Table definitions shared by both databases (types that both SQLite and PostgreSQL accept). */
