@@ -5,7 +5,7 @@
  */
 import { TraceError } from './errors.ts';
 import { TraceScanner } from './json-scan.ts';
-import { EventStore, type EventTable } from './store.ts';
+import { EventStore, TooManyEvents, type EventTable } from './store.ts';
 
 /** What the trace says about itself, beside its events. */
 export interface TraceMeta {
@@ -41,11 +41,19 @@ const META_KEYS = ['distributedInfo', 'deviceProperties', 'displayTimeUnit'] as 
 export interface TraceParser {
   push(text: string): void;
   end(): ParsedTrace;
+  /** Events kept so far. */
+  events(): number;
+}
+
+/** Limits on what one trace may take. */
+export interface ParseOptions {
+  /** The most events kept (about 44 bytes each); beyond it the trace is refused as too large. */
+  maxEvents?: number;
 }
 
 /** A parser for one trace document fed as text chunks. */
-export function createTraceParser(): TraceParser {
-  const store = new EventStore();
+export function createTraceParser(options: ParseOptions = {}): TraceParser {
+  const store = new EventStore(options.maxEvents);
   const meta: Record<string, unknown> = {};
   const scanner = new TraceScanner(
     {
@@ -57,12 +65,32 @@ export function createTraceParser(): TraceParser {
     META_KEYS,
   );
   return {
-    push: (text) => scanner.push(text),
+    push: (text) => {
+      try {
+        scanner.push(text);
+      } catch (e) {
+        throw e instanceof TooManyEvents || e instanceof RangeError ? tooLarge(store.count, null) : e;
+      }
+    },
+    events: () => store.count,
     end: () => {
       scanner.end();
       return { events: store.table(), meta: readMeta(meta, store) };
     },
   };
+}
+
+/**
+ * The words for a trace this device cannot hold: its table of events would not fit (`maxEvents`, or an
+ * allocation failed), or one piece of text is longer than a string can be. `bytesRead` is how far it got.
+ * @example tooLarge(5_700_000, 1.2e9).message // "This trace is larger than this device can read: …"
+ */
+export function tooLarge(events: number, bytesRead: number | null): TraceError {
+  const where = bytesRead === null ? '' : `, after ${(bytesRead / 1e9).toFixed(2)} GB of the file`;
+  return new TraceError(
+    'too-large',
+    `This trace is larger than this device can read: it stopped at ${(events / 1e6).toFixed(1)} million events${where}. Record fewer steps (torch.profiler's schedule, e.g. active=2), or read it on a computer with more memory: npm run trace -- FILE.`,
+  );
 }
 
 function readMeta(m: Record<string, unknown>, store: EventStore): TraceMeta {
@@ -100,6 +128,7 @@ export type ProgressFn = (bytesRead: number) => void;
 export async function parseTraceStream(
   source: ReadableStream<Uint8Array>,
   onProgress: ProgressFn = () => {},
+  options: ParseOptions = {},
 ): Promise<ParsedTrace> {
   const input = source.getReader();
   const head = await input.read().catch((e: unknown) => {
@@ -134,7 +163,7 @@ export async function parseTraceStream(
         .pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>)
         .pipeThrough(readAhead())
     : counted;
-  const parser = createTraceParser();
+  const parser = createTraceParser(options);
   const decoder = new TextDecoder('utf-8');
   const reader = bytes.getReader();
   const pending: string[] = [];
@@ -161,6 +190,9 @@ export async function parseTraceStream(
     parser.push(pending.join(''));
   } catch (e) {
     await reader.cancel().catch(() => {});
+    if (e instanceof TraceError && e.code === 'too-large') throw tooLarge(parser.events(), read);
+    // A piece of text longer than a string may be (V8: about 512 M characters), or memory ran out.
+    if (e instanceof RangeError) throw tooLarge(parser.events(), read);
     throw e;
   }
   return parser.end();
