@@ -115,8 +115,19 @@ function asRecord(v: unknown): Record<string, unknown> | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
 
-/** Text handed to the parser at a time, characters. */
-const BATCH_CHARS = 1 << 20;
+/** Bytes decoded and handed to the parser at a time. */
+const BATCH_BYTES = 1 << 20;
+
+/** One array holding `parts` end to end (`total` bytes). */
+function concat(parts: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
 
 /** Progress while reading: bytes read from the source (compressed, when it is gzip). */
 export type ProgressFn = (bytesRead: number) => void;
@@ -166,8 +177,16 @@ export async function parseTraceStream(
   const parser = createTraceParser(options);
   const decoder = new TextDecoder('utf-8');
   const reader = bytes.getReader();
-  const pending: string[] = [];
-  let pendingChars = 0;
+  const pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  // Decompressors hand out small chunks (16–64 KB): bytes are gathered to about 1 MB and decoded at once, one
+  // flat string per batch for JSON.parse (decoding each chunk and joining the strings copies the text twice).
+  const flush = (last: boolean) => {
+    const bytes = pending.length === 1 ? pending[0]! : concat(pending, pendingBytes);
+    pending.length = 0;
+    pendingBytes = 0;
+    parser.push(decoder.decode(bytes, { stream: !last }));
+  };
   try {
     while (true) {
       let next: ReadableStreamReadResult<Uint8Array>;
@@ -177,17 +196,11 @@ export async function parseTraceStream(
         throw gzip ? gzipError(e) : new TraceError('read', `The file could not be read: ${(e as Error).message}.`);
       }
       if (next.done) break;
-      // Decompressors hand out small chunks (16–64 KB); parsing about 1 MB at a time costs fewer batches.
-      pending.push(decoder.decode(next.value, { stream: true }));
-      pendingChars += pending[pending.length - 1]!.length;
-      if (pendingChars >= BATCH_CHARS) {
-        parser.push(pending.join(''));
-        pending.length = 0;
-        pendingChars = 0;
-      }
+      pending.push(next.value);
+      pendingBytes += next.value.byteLength;
+      if (pendingBytes >= BATCH_BYTES) flush(false);
     }
-    pending.push(decoder.decode());
-    parser.push(pending.join(''));
+    flush(true);
   } catch (e) {
     await reader.cancel().catch(() => {});
     if (e instanceof TraceError && e.code === 'too-large') throw tooLarge(parser.events(), read);
