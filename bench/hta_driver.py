@@ -3,7 +3,7 @@
 Usage: HTA_DIR=/path/to/HolisticTraceAnalysis python3 bench/hta_driver.py <trace.json.gz>
 
 Imports HTA from HTA_DIR (its source checkout; nothing is installed). Prints
-{"ok": true, "seconds": load+analysis time, "temporal": {...}, "idle": [{stream, idle_category, idle_time, idle_time_ratio}]}
+{"ok": true, "seconds": load+analysis time, "cpuSeconds": its CPU time (all threads), "temporal": {...}, "idle": [{stream, idle_category, idle_time, idle_time_ratio}]}
 or {"ok": false, "error": "..."} when HTA cannot analyse the trace.
 """
 import json
@@ -27,17 +27,20 @@ def main(path: str) -> None:
         from hta.trace_analysis import TraceAnalysis
 
         imported = time.perf_counter()
+        cpu0 = time.process_time()
         analyzer = TraceAnalysis(trace_dir=folder)
         temporal = analyzer.get_temporal_breakdown(visualize=False)
         rank = int(temporal["rank"].iloc[0])
         idle, _ = analyzer.get_idle_time_breakdown(ranks=[rank], visualize=False)
         end = time.perf_counter()
+        cpu = time.process_time() - cpu0
         row = temporal.iloc[0]
         print(
             json.dumps(
                 {
                     "ok": True,
                     "seconds": end - imported,
+                    "cpuSeconds": cpu,
                     "importSeconds": imported - start,
                     "rank": rank,
                     "temporal": {
