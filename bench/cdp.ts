@@ -9,7 +9,7 @@ type Json = Record<string, unknown>;
 export class Cdp {
   private next = 1;
   private readonly waiting = new Map<number, { ok: (v: Json) => void; fail: (e: Error) => void }>();
-  private readonly attached = new Map<string, (child: string) => void>();
+  private readonly attached = new Map<string, (child: string, type: string) => void>();
   private readonly ws: WebSocket;
 
   private constructor(ws: WebSocket) {
@@ -54,8 +54,8 @@ export class Cdp {
     return String(r['sessionId']);
   }
 
-  /** Calls `fn` with the session of each target auto-attached under `parent` (after Target.setAutoAttach). */
-  onAttached(parent: string, fn: (child: string) => void): void {
+  /** Calls `fn` with the session and type of each target auto-attached under `parent` (after Target.setAutoAttach). */
+  onAttached(parent: string, fn: (child: string, type: string) => void): void {
     this.attached.set(parent, fn);
   }
 
@@ -71,7 +71,8 @@ export class Cdp {
       else w?.ok((m['result'] ?? {}) as Json);
     } else if (m['method'] === 'Target.attachedToTarget' && typeof m['sessionId'] === 'string') {
       const p = m['params'] as Json;
-      this.attached.get(m['sessionId'])?.(String(p['sessionId']));
+      const info = (p['targetInfo'] ?? {}) as Json;
+      this.attached.get(m['sessionId'])?.(String(p['sessionId']), String(info['type']));
     }
   }
 }

@@ -95,7 +95,12 @@ async function openFile(page: Page, cdp: Cdp, file: string, rate: number): Promi
   let peak: number | null = null;
   let polling: ReturnType<typeof setInterval> | undefined;
   // The worker starts with the first file: catch it paused, throttle it too, then let it run.
-  cdp.onAttached(pageSession, async (workerSession) => {
+  cdp.onAttached(pageSession, async (workerSession, type) => {
+    // Only the page's first dedicated worker is the reader; anything else attached is just let run.
+    if (type !== 'worker' || polling !== undefined) {
+      await cdp.send('Runtime.runIfWaitingForDebugger', {}, workerSession).catch(() => {});
+      return;
+    }
     if (rate > 1) {
       const refused = await cdp
         .send('Emulation.setCPUThrottlingRate', { rate }, workerSession)
@@ -113,6 +118,7 @@ async function openFile(page: Page, cdp: Cdp, file: string, rate: number): Promi
         })
         .catch(() => {});
     }, 20);
+    polling.unref();
   });
   await cdp.send(
     'Target.setAutoAttach',
