@@ -8,8 +8,10 @@
  * .json.gz and .json under HTA_DIR/tests/data is tried; those HTA itself cannot analyse are listed apart.
  * Prints a Markdown table: HTA's temporal breakdown and idle categories, ours, the largest differences
  * (percentage points) and the speed ratio (HTA's load and analysis time, one run, over our parse and analysis
- * time, best of three; both without interpreter start-up and imports). Targets: temporal within 0.5 pp, idle categories within
- * 1 pp, ours at least 10× faster.
+ * time, best of three; both without interpreter start-up and imports), and the same ratio of CPU time (user + system,
+ * all threads: the fairer figure on a shared, loaded machine, where wall time mostly measures the wait for a core).
+ * BEFORE_DIR=<another checkout of this project> adds that checkout's parse + analysis time, measured in the same run
+ * (before/after a change). Targets: temporal within 0.5 pp, idle categories within 1 pp, ours at least 10× faster.
  */
 import { execFileSync } from 'node:child_process';
 import { createReadStream, readdirSync, statSync } from 'node:fs';
@@ -21,6 +23,7 @@ interface HtaResult {
   ok: boolean;
   error?: string;
   seconds: number;
+  cpuSeconds: number;
   rank: number;
   temporal: { idlePct: number; computePct: number; nonComputePct: number };
   idle: { stream: number; category: 'host_wait' | 'kernel_wait' | 'other'; us: number }[];
@@ -52,19 +55,28 @@ function runHta(file: string): HtaResult {
   return JSON.parse(out.trim().split('\n').pop()!) as HtaResult;
 }
 
+type Lib = { analyzeTraces: typeof analyzeTraces; parseTraceStream: typeof parseTraceStream };
+const ourLib: Lib = { analyzeTraces, parseTraceStream };
+const beforeDir = process.env['BEFORE_DIR'];
+const beforeLib = beforeDir ? ((await import(join(beforeDir, 'src/lib/trace/index.ts'))) as Lib) : null;
+
 /** Ours, best of three runs (the first pays for the JIT; HTA's one run pays for none of Python's imports). */
-async function runOurs(file: string) {
+async function runOurs(file: string, lib: Lib = ourLib) {
   let best = Infinity;
+  let bestCpu = Infinity;
   let report;
   for (let k = 0; k < 3; k++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
-    const trace = await parseTraceStream(
+    const trace = await lib.parseTraceStream(
       Readable.toWeb(createReadStream(file, { highWaterMark: 1 << 20 })) as ReadableStream<Uint8Array>,
     );
-    report = analyzeTraces([{ label: basename(file), trace }]);
+    report = lib.analyzeTraces([{ label: basename(file), trace }]);
     best = Math.min(best, (performance.now() - t0) / 1000);
+    const c = process.cpuUsage(c0);
+    bestCpu = Math.min(bestCpu, (c.user + c.system) / 1e6);
   }
-  return { report: report!, seconds: best };
+  return { report: report!, seconds: best, cpuSeconds: bestCpu };
 }
 
 /** Each stream's category shares from microseconds (HTA's printed ratio is rounded to 0.01). */
@@ -76,8 +88,8 @@ function shares(rows: { stream: number; category: string; us: number }[]): Map<s
 
 const f2 = (x: number) => x.toFixed(2);
 const lines = [
-  '| trace | HTA idle / compute / non-compute % | ours | max Δ temporal (pp) | HTA host / kernel / other % (busiest stream) | ours | max Δ idle category (pp, all streams) | HTA s | ours s | speed ratio |',
-  '|---|---|---|---|---|---|---|---|---|---|',
+  `| trace | HTA idle / compute / non-compute % | ours | max Δ temporal (pp) | HTA host / kernel / other % (busiest stream) | ours | max Δ idle category (pp, all streams) | HTA s (CPU s) |${beforeLib ? ' before s (CPU s) |' : ''} ours s (CPU s) | speed ratio (CPU ratio) |`,
+  `|---|---|---|---|---|---|---|---|---|---|${beforeLib ? '---|' : ''}`,
 ];
 const skipped: string[] = [];
 for (const file of files) {
@@ -94,7 +106,9 @@ for (const file of files) {
     continue;
   }
   let ours;
+  let before;
   try {
+    if (beforeLib) before = await runOurs(file, beforeLib);
     ours = await runOurs(file);
   } catch (e) {
     lines.push(
@@ -130,7 +144,7 @@ for (const file of files) {
   const cat = (m: Map<string, number>) =>
     ['host_wait', 'kernel_wait', 'other'].map((c) => (100 * (m.get(`${busiest}/${c}`) ?? 0)).toFixed(1)).join(' / ');
   lines.push(
-    `| ${name} | ${f2(hta.temporal.idlePct)} / ${f2(hta.temporal.computePct)} / ${f2(hta.temporal.nonComputePct)} | ${f2(t.idlePct)} / ${f2(t.computePct)} / ${f2(t.nonComputePct)} | ${f2(dT)} | ${cat(theirs)} (stream ${busiest}) | ${cat(mine)} | ${f2(dI)} | ${hta.seconds.toFixed(2)} | ${ours.seconds.toFixed(3)} | ${(hta.seconds / ours.seconds).toFixed(1)}× |`,
+    `| ${name} | ${f2(hta.temporal.idlePct)} / ${f2(hta.temporal.computePct)} / ${f2(hta.temporal.nonComputePct)} | ${f2(t.idlePct)} / ${f2(t.computePct)} / ${f2(t.nonComputePct)} | ${f2(dT)} | ${cat(theirs)} (stream ${busiest}) | ${cat(mine)} | ${f2(dI)} | ${hta.seconds.toFixed(2)} (${hta.cpuSeconds.toFixed(2)}) |${before ? ` ${before.seconds.toFixed(3)} (${before.cpuSeconds.toFixed(3)}) |` : ''} ${ours.seconds.toFixed(3)} (${ours.cpuSeconds.toFixed(3)}) | ${(hta.seconds / ours.seconds).toFixed(1)}× (${(hta.cpuSeconds / ours.cpuSeconds).toFixed(1)}×) |`,
   );
   console.error(`done ${name}`);
 }

@@ -16,8 +16,10 @@
  *   8. sync server on SQLite and PostgreSQL (bench/sync.ts, --only=sync; --sync-accounts=N, default 100)
  *   8b. sync in the browser: encrypt and decrypt 10,000 events in Chromium, 1× and 4× CPU throttling
  *      (bench/sync-browser.ts, --only=sync; needs no build)
+ *   9. /trace/ against its budgets in Chromium: JS before a file, a 100 MB trace, the Worker's peak memory,
+ *      the phone profile on 20 MB (bench/trace-browser.ts, --only=trace)
  * Flags: --skip-build (reuse dist/ and dist-base/), --runs=N (Lighthouse runs per page, default 3),
- *        --only=bytes,offline,figures,lighthouse,build,server,fleet,progress,diagnosis,sync (comma-separated sections;
+ *        --only=bytes,offline,figures,lighthouse,build,server,fleet,progress,diagnosis,sync,trace (comma-separated sections;
  *        --only=diagnosis and --only=fleet need no build).
  * Takes ~12–15 minutes on 2 cores, most of it Lighthouse.
  */
@@ -389,6 +391,52 @@ if (want('diagnosis')) {
       'goal ≥ 99%',
       '',
       'node bench/diagnosis.ts',
+    );
+  });
+}
+
+if (want('trace')) {
+  await guarded('Trace reader (Chromium)', async () => {
+    log('trace reader: 100 MB desktop, 20 MB phone profile (Chromium)');
+    const { benchTraceBrowser, traceBrowserMarkdown } = await import('../bench/trace-browser.ts');
+    const r = await benchTraceBrowser();
+    section(
+      `Trace reader (${r.browser})`,
+      'node bench/trace-browser.ts',
+      traceBrowserMarkdown(r),
+      'Traces are HTA’s sampled rank 0 (real, MIT) repeated step after step (bench/trace-gen.ts), opened with the page’s file picker; the time is the page’s own “Read 1 rank in X s”. Memory: the Worker isolate’s JS heap plus ArrayBuffer backing stores (CDP Runtime.getHeapUsage every 20 ms); native buffers of the file reader and DecompressionStream are not in it. Timings follow the load on this shared machine.',
+    );
+    const cmd = 'node bench/trace-browser.ts';
+    const within = (x: number, max: number) => `${x <= max ? 'within' : 'OVER'} budget`;
+    keyRow(
+      '/trace/ JS before a file (gzip)',
+      `${(r.jsBeforeFileBytes / KB).toFixed(1)} KB`,
+      `${within(r.jsBeforeFileBytes / KB, 15)} 15 KB`,
+      `${(r.jsBeforeFileBytes / KB / 15).toFixed(2)}× budget`,
+      cmd,
+    );
+    keyRow(
+      `trace ${(r.desktop.bytes / 1e6).toFixed(0)} MB parsed + analysed, desktop Chromium`,
+      `${r.desktop.seconds.toFixed(1)} s`,
+      `${within(r.desktop.seconds, 5)} 5 s`,
+      `${(r.desktop.seconds / 5).toFixed(2)}× budget`,
+      cmd,
+    );
+    const mem = r.desktop.workerPeakBytes;
+    if (mem !== null)
+      keyRow(
+        'trace Worker peak memory / trace size',
+        `${(mem / 1e6).toFixed(0)} MB = ${(mem / r.desktop.bytes).toFixed(2)}×`,
+        `${within(mem / r.desktop.bytes, 2)} 2×`,
+        `${(mem / r.desktop.bytes / 2).toFixed(2)}× budget`,
+        cmd,
+      );
+    keyRow(
+      `trace ${(r.phone.bytes / 1e6).toFixed(0)} MB, phone profile (4× CPU, 390×844)`,
+      `${r.phone.seconds.toFixed(1)} s`,
+      'works',
+      `4× CPU on ${r.phone.throttled || 'nothing'}`,
+      cmd,
     );
   });
 }

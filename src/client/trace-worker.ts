@@ -10,6 +10,15 @@ import { analyzeTraces, parseTraceStream, TraceError, type TraceInput } from '..
 
 type In = { files: File[] } | { sampleUrl: string };
 
+/**
+ * Events one trace may keep here: about a sixteenth of the device's memory at 44 bytes an event
+ * (navigator.deviceMemory, GB, capped at 8 by Chromium; 4 where the browser does not say). 8 GB: 11.4 M events,
+ * more than a 2 GB trace holds; a 4 GB phone: 5.7 M. Beyond it the reader says the trace is too large for this
+ * device instead of running out of memory, which would take the page down with the worker.
+ */
+const deviceGb = (navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? 4;
+const maxEvents = Math.floor((deviceGb * 1e9) / 16 / 44);
+
 const post = (m: unknown) => (self as unknown as Worker).postMessage(m);
 
 self.onmessage = async (e: MessageEvent<In>) => {
@@ -17,8 +26,10 @@ self.onmessage = async (e: MessageEvent<In>) => {
     const inputs: TraceInput[] = [];
     if ('files' in e.data) {
       for (const file of e.data.files) {
-        const trace = await parseTraceStream(file.stream(), (bytes) =>
-          post({ type: 'progress', file: file.name, bytes, total: file.size }),
+        const trace = await parseTraceStream(
+          file.stream(),
+          (bytes) => post({ type: 'progress', file: file.name, bytes, total: file.size }),
+          { maxEvents },
         ).catch((x: unknown) => {
           throw x instanceof TraceError ? new TraceError(x.code, `${file.name}: ${x.message}`) : x;
         });

@@ -5,7 +5,7 @@
  */
 import { TraceError } from './errors.ts';
 import { TraceScanner } from './json-scan.ts';
-import { EventStore, type EventTable } from './store.ts';
+import { EventStore, TooManyEvents, type EventTable } from './store.ts';
 
 /** What the trace says about itself, beside its events. */
 export interface TraceMeta {
@@ -41,11 +41,19 @@ const META_KEYS = ['distributedInfo', 'deviceProperties', 'displayTimeUnit'] as 
 export interface TraceParser {
   push(text: string): void;
   end(): ParsedTrace;
+  /** Events kept so far. */
+  events(): number;
+}
+
+/** Limits on what one trace may take. */
+export interface ParseOptions {
+  /** The most events kept (about 44 bytes each); beyond it the trace is refused as too large. */
+  maxEvents?: number;
 }
 
 /** A parser for one trace document fed as text chunks. */
-export function createTraceParser(): TraceParser {
-  const store = new EventStore();
+export function createTraceParser(options: ParseOptions = {}): TraceParser {
+  const store = new EventStore(options.maxEvents);
   const meta: Record<string, unknown> = {};
   const scanner = new TraceScanner(
     {
@@ -57,12 +65,32 @@ export function createTraceParser(): TraceParser {
     META_KEYS,
   );
   return {
-    push: (text) => scanner.push(text),
+    push: (text) => {
+      try {
+        scanner.push(text);
+      } catch (e) {
+        throw e instanceof TooManyEvents || e instanceof RangeError ? tooLarge(store.count, null) : e;
+      }
+    },
+    events: () => store.count,
     end: () => {
       scanner.end();
       return { events: store.table(), meta: readMeta(meta, store) };
     },
   };
+}
+
+/**
+ * The words for a trace this device cannot hold: its table of events would not fit (`maxEvents`, or an
+ * allocation failed), or one piece of text is longer than a string can be. `bytesRead` is how far it got.
+ * @example tooLarge(5_700_000, 1.2e9).message // "This trace is larger than this device can read: …"
+ */
+export function tooLarge(events: number, bytesRead: number | null): TraceError {
+  const where = bytesRead === null ? '' : `, after ${(bytesRead / 1e9).toFixed(2)} GB of the file`;
+  return new TraceError(
+    'too-large',
+    `This trace is larger than this device can read: it stopped at ${(events / 1e6).toFixed(1)} million events${where}. Record fewer steps (torch.profiler's schedule, e.g. active=2), or read it on a computer with more memory: npm run trace -- FILE.`,
+  );
 }
 
 function readMeta(m: Record<string, unknown>, store: EventStore): TraceMeta {
@@ -87,8 +115,19 @@ function asRecord(v: unknown): Record<string, unknown> | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
 
-/** Text handed to the parser at a time, characters. */
-const BATCH_CHARS = 1 << 20;
+/** Bytes decoded and handed to the parser at a time. */
+const BATCH_BYTES = 1 << 20;
+
+/** One array holding `parts` end to end (`total` bytes). */
+function concat(parts: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
 
 /** Progress while reading: bytes read from the source (compressed, when it is gzip). */
 export type ProgressFn = (bytesRead: number) => void;
@@ -100,6 +139,7 @@ export type ProgressFn = (bytesRead: number) => void;
 export async function parseTraceStream(
   source: ReadableStream<Uint8Array>,
   onProgress: ProgressFn = () => {},
+  options: ParseOptions = {},
 ): Promise<ParsedTrace> {
   const input = source.getReader();
   const head = await input.read().catch((e: unknown) => {
@@ -130,13 +170,23 @@ export async function parseTraceStream(
     cancel: (why) => input.cancel(why),
   });
   const bytes = gzip
-    ? counted.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>)
+    ? counted
+        .pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>)
+        .pipeThrough(readAhead())
     : counted;
-  const parser = createTraceParser();
+  const parser = createTraceParser(options);
   const decoder = new TextDecoder('utf-8');
   const reader = bytes.getReader();
-  const pending: string[] = [];
-  let pendingChars = 0;
+  const pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  // Decompressors hand out small chunks (16–64 KB): bytes are gathered to about 1 MB and decoded at once, one
+  // flat string per batch for JSON.parse (decoding each chunk and joining the strings copies the text twice).
+  const flush = (last: boolean) => {
+    const bytes = pending.length === 1 ? pending[0]! : concat(pending, pendingBytes);
+    pending.length = 0;
+    pendingBytes = 0;
+    parser.push(decoder.decode(bytes, { stream: !last }));
+  };
   try {
     while (true) {
       let next: ReadableStreamReadResult<Uint8Array>;
@@ -146,22 +196,34 @@ export async function parseTraceStream(
         throw gzip ? gzipError(e) : new TraceError('read', `The file could not be read: ${(e as Error).message}.`);
       }
       if (next.done) break;
-      // Decompressors hand out small chunks (16–64 KB); parsing about 1 MB at a time costs fewer batches.
-      pending.push(decoder.decode(next.value, { stream: true }));
-      pendingChars += pending[pending.length - 1]!.length;
-      if (pendingChars >= BATCH_CHARS) {
-        parser.push(pending.join(''));
-        pending.length = 0;
-        pendingChars = 0;
-      }
+      pending.push(next.value);
+      pendingBytes += next.value.byteLength;
+      if (pendingBytes >= BATCH_BYTES) flush(false);
     }
-    pending.push(decoder.decode());
-    parser.push(pending.join(''));
+    flush(true);
   } catch (e) {
     await reader.cancel().catch(() => {});
+    if (e instanceof TraceError && e.code === 'too-large') throw tooLarge(parser.events(), read);
+    // A piece of text longer than a string may be (V8: about 512 M characters), or memory ran out.
+    if (e instanceof RangeError) throw tooLarge(parser.events(), read);
     throw e;
   }
   return parser.end();
+}
+
+/** Bytes the decompressor may run ahead of the parser. */
+const READ_AHEAD_BYTES = 8 << 20;
+
+/**
+ * A pass-through that lets the decompressor fill up to `READ_AHEAD_BYTES` while the parser works: where the
+ * decompressor runs on another thread (Node's zlib), inflating and parsing overlap instead of taking turns.
+ */
+function readAhead(): TransformStream<Uint8Array, Uint8Array> {
+  return new TransformStream<Uint8Array, Uint8Array>(
+    {},
+    { highWaterMark: 1 },
+    { highWaterMark: READ_AHEAD_BYTES, size: (c) => c.byteLength },
+  );
 }
 
 function gzipError(e: unknown): TraceError {

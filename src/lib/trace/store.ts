@@ -29,9 +29,25 @@ export interface EventTable {
   strings: string[];
 }
 
+/** Thrown by `EventStore` when a trace holds more events than it may keep (`maxEvents`, or memory ran out). */
+export class TooManyEvents extends Error {
+  readonly events: number;
+  constructor(events: number) {
+    super(`more than ${events} events`);
+    this.events = events;
+  }
+}
+
 /** Builds an `EventTable` from parsed trace events, one batch at a time. */
 export class EventStore {
   private cap = 1 << 14;
+  /** The most events kept; one more throws `TooManyEvents` (as does failing to allocate room for them). */
+  readonly maxEvents: number;
+
+  constructor(maxEvents = Infinity) {
+    this.maxEvents = maxEvents;
+  }
+
   count = 0;
   tsUs = new Float64Array(this.cap);
   durUs = new Float64Array(this.cap);
@@ -79,7 +95,7 @@ export class EventStore {
       }
       const ts = e['ts'];
       if (typeof ts !== 'number') continue;
-      if (this.count === this.cap) this.grow();
+      if (this.count === this.cap || this.count === this.maxEvents) this.grow();
       const i = this.count++;
       this.tsUs[i] = ts;
       this.durUs[i] = dur;
@@ -118,7 +134,18 @@ export class EventStore {
   }
 
   private grow(): void {
-    this.cap *= 2;
+    if (this.count >= this.maxEvents) throw new TooManyEvents(this.count);
+    this.cap = Math.min(this.cap * 2, this.maxEvents);
+    try {
+      this.growArrays();
+    } catch (e) {
+      // The device could not give the table room: a RangeError ("Array buffer allocation failed").
+      if (e instanceof RangeError) throw new TooManyEvents(this.count);
+      throw e;
+    }
+  }
+
+  private growArrays(): void {
     const g64 = (a: Float64Array) => {
       const b = new Float64Array(this.cap);
       b.set(a);

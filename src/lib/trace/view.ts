@@ -85,10 +85,9 @@ export function buildView(trace: ParsedTrace, distinctStepNames: number): RankVi
     }
     return t;
   };
-  const order = sortByStart(
-    Int32Array.from({ length: n }, (_, i) => i),
-    tsUs,
-  );
+  const all = new Int32Array(n);
+  for (let i = 0; i < n; i++) all[i] = i;
+  const order = sortByStart(all, tsUs);
   return { trace, tsUs, endUs, isGpu, kept, launchRow, typeOf, droppedLastStep, order };
 }
 
