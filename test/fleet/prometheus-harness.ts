@@ -120,6 +120,7 @@ async function startRealPrometheus(opts: EngineOptions): Promise<RunningEngine> 
   return {
     url,
     dir,
+    visibleAfterMs: 0,
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
