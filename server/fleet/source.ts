@@ -53,9 +53,8 @@ export async function openPrometheusSource(opts: PrometheusSourceOptions): Promi
   });
   const now = opts.now ?? Date.now;
   const refreshS = Math.max(0.1, opts.refreshS ?? 15);
-  // The live view reads the last ten refreshes, recent enough to follow a change, and at least 60 s: VictoriaMetrics
-  // answers nothing scraped in the last 30 s (-search.latencyOffset), and repeats the reading before that instead.
-  const lookbackS = Math.max(60, Math.round(refreshS * 10));
+  // The live view reads the last ten refreshes (at least 20 s): recent enough to follow a change.
+  const lookbackS = Math.max(20, Math.round(refreshS * 10));
   const read = () =>
     collectFleet(client, {
       selector: opts.selector,

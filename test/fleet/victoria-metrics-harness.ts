@@ -29,18 +29,20 @@ export interface RunningEngine {
   dir: string;
   /**
    * How long after a scrape the engine's instant queries (and range queries at steps under a minute) show it: 0 for
-   * Prometheus, VICTORIA_METRICS_LATENCY_MS for VictoriaMetrics. A test that watches a live scrape waits this much more.
+   * Prometheus, its `-search.latencyOffset` for VictoriaMetrics. A test that watches a live scrape waits this much more.
    */
   visibleAfterMs: number;
   stop(): Promise<void>;
 }
 
 /**
- * VictoriaMetrics' `-search.latencyOffset`, left at its default (30 s) as a user runs it: newer samples are left out
- * of instant queries, and range queries at steps under `-search.maxStepForPointsAdjustment` (1 m) repeat the reading
- * before it instead. Backfilled history lies far before it and is not affected.
+ * VictoriaMetrics' `-search.latencyOffset`: newer samples are left out of instant queries, and range queries at steps
+ * under `-search.maxStepForPointsAdjustment` (1 m) repeat the reading before it instead. Backfilled history lies far
+ * before it, so imports keep the default (30 s) a user runs. When VictoriaMetrics scrapes the targets itself each
+ * scrape is written whole, and the tests use 1 s: at its default, the lab server's live view (the last ten refreshes,
+ * 20 s at the tests' 1 s refresh) would hold nothing (README, "Beyond one Prometheus").
  */
-export const VICTORIA_METRICS_LATENCY_MS = 30_000;
+export const VICTORIA_METRICS_LATENCY_MS = { imported: 30_000, scraping: 1_000 } as const;
 
 export const hasVictoriaMetrics = (): boolean => spawnSync('victoria-metrics', ['-version']).status === 0;
 
@@ -115,14 +117,16 @@ async function storedSamples(url: string, minMs: number, maxMs: number, headers:
 /** Starts VictoriaMetrics, imports `openMetricsFile` (if given) and scrapes `config`'s targets (if any). */
 export async function startVictoriaMetrics(opts: EngineOptions = {}): Promise<RunningEngine> {
   const dir = mkdtempSync(join(tmpdir(), 'saturate-vm-'));
+  const scrapes = Boolean(opts.config && /\bscrape_configs\s*:/.test(opts.config));
+  const latencyMs = VICTORIA_METRICS_LATENCY_MS[scrapes ? 'scraping' : 'imported'];
   const args = [
     `-storageDataPath=${join(dir, 'data')}`,
     // The tests' data lies days in the past; the default (one month) would refuse it once the calendar moves on.
     '-retentionPeriod=100y',
     '-loggerLevel=ERROR',
-    `-search.latencyOffset=${VICTORIA_METRICS_LATENCY_MS}ms`,
+    `-search.latencyOffset=${latencyMs}ms`,
   ];
-  if (opts.config && /\bscrape_configs\s*:/.test(opts.config)) {
+  if (opts.config && scrapes) {
     const configFile = join(dir, 'scrape.yml');
     writeFileSync(configFile, opts.config);
     args.push(`-promscrape.config=${configFile}`, '-promscrape.config.strictParse');
@@ -171,5 +175,5 @@ export async function startVictoriaMetrics(opts: EngineOptions = {}): Promise<Ru
     await stop();
     throw e;
   }
-  return { url, dir, visibleAfterMs: VICTORIA_METRICS_LATENCY_MS, stop };
+  return { url, dir, visibleAfterMs: latencyMs, stop };
 }
