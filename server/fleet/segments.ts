@@ -16,7 +16,7 @@ import {
   UTIL_SPREAD_SERIES,
   type FleetHost,
 } from './collect.ts';
-import type { PrometheusClient } from './prometheus-api.ts';
+import type { PrometheusClient, RangeSeries } from './prometheus-api.ts';
 import { readInBatches, withBatch, type Batch, type OnBatch } from './batches.ts';
 
 /** The most segments a window is cut into: the range query holds this many points per series. */
@@ -71,7 +71,14 @@ export async function collectSegments(
   const stepS = plan.segmentMs / 1000;
   const first = (Math.round(endS * 1000) - (plan.count - 1) * plan.segmentMs) / 1000;
   const userSel = selectorMatchers(selector);
-  const read = (b: Batch) => client.queryRange(segmentsExpr(withBatch(userSel, b), plan, scrapeS), first, endS, stepS);
+  const subStepMs = subqueryStepMs(plan.segmentMs, scrapeS * 1000);
+  const pieces = subqueryPieces(Math.round(first * 1000), Math.round(endS * 1000), plan.segmentMs, subStepMs);
+  const read = async (b: Batch) => {
+    const expr = segmentsExpr(withBatch(userSel, b), plan, subStepMs);
+    const parts: RangeSeries[][] = [];
+    for (const [fromMs, toMs] of pieces) parts.push(await client.queryRange(expr, fromMs / 1000, toMs / 1000, stepS));
+    return joinPieces(parts);
+  };
   const [series, hosts] = await Promise.all([
     batches.then((bs) => readInBatches(bs, read, 'window', onBatch)),
     hostSamplesOver(client, first, endS, stepS, stepS, nodeNames),
@@ -80,8 +87,57 @@ export async function collectSegments(
   return hostsFromSeries(series, first, endS, stepS, hosts);
 }
 
+/**
+ * The most points a subquery may be evaluated at across one range query. VictoriaMetrics evaluates a subquery once
+ * over the whole range (plus its own range) and refuses more points than `-search.maxPointsPerTimeseries`, 30,000
+ * by default: a 7-day window's clock-reason subqueries at a 15 s step need 40,343. The margin covers its rounding
+ * (23 points there). Prometheus evaluates a subquery per step and has no such limit; both give the same answer.
+ */
+export const MAX_SUBQUERY_POINTS = 28_000;
+
+/**
+ * The clock-reason subqueries' step: every scrape, unless one segment alone would hold more than half of
+ * MAX_SUBQUERY_POINTS (a 1 s scrape over 30 days); then the reasons are sampled as often as that allows.
+ * @example subqueryStepMs(21_600_000, 15_000) // 15_000
+ */
+export function subqueryStepMs(segmentMs: number, scrapeMs: number): number {
+  return Math.max(scrapeMs, Math.ceil((2 * segmentMs) / MAX_SUBQUERY_POINTS));
+}
+
+/**
+ * The segment ends from `firstMs` to `endMs` every `segmentMs`, cut into runs (`[from, to]` in ms) short enough that
+ * a subquery at `subStepMs` over each run and one segment before it stays under MAX_SUBQUERY_POINTS.
+ * @example subqueryPieces(0, 27 * 21_600_000, 21_600_000, 15_000) // [[0, 388_800_000], [410_400_000, 583_200_000]]
+ */
+export function subqueryPieces(
+  firstMs: number,
+  endMs: number,
+  segmentMs: number,
+  subStepMs: number,
+): [number, number][] {
+  const perPiece = Math.max(1, Math.floor((MAX_SUBQUERY_POINTS * subStepMs) / Math.max(1, segmentMs)));
+  const out: [number, number][] = [];
+  for (let from = firstMs; from <= endMs; from += perPiece * segmentMs)
+    out.push([from, Math.min(endMs, from + (perPiece - 1) * segmentMs)]);
+  return out;
+}
+
+/** The series of several pieces of one range query, each series' points joined in time order. */
+export function joinPieces(parts: RangeSeries[][]): RangeSeries[] {
+  if (parts.length === 1) return parts[0]!;
+  const byLabels = new Map<string, RangeSeries>();
+  for (const part of parts)
+    for (const s of part) {
+      const key = JSON.stringify(Object.entries(s.labels).sort(([a], [b]) => (a < b ? -1 : 1)));
+      const seen = byLabels.get(key);
+      if (seen) seen.points.push(...s.points);
+      else byLabels.set(key, { labels: s.labels, points: [...s.points] });
+    }
+  return [...byLabels.values()];
+}
+
 /** The segments query for the series `user` (matchers without braces) selects. */
-function segmentsExpr(user: string, plan: SegmentPlan, scrapeS: number): string {
+function segmentsExpr(user: string, plan: SegmentPlan, subStepMs: number): string {
   const skip = new Set(['DCGM_FI_DEV_XID_ERRORS', 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS']); // codes and bitmasks have no average
   const names = DCGM_SERIES.filter((s) => s.type === 'gauge' && !skip.has(s.name)).map((s) => s.name);
   const tag = (expr: string, name: string) => `label_replace(${expr}, "saturate_series", "${name}", "", "")`;
@@ -102,7 +158,7 @@ function segmentsExpr(user: string, plan: SegmentPlan, scrapeS: number): string 
       tag(
         // Masks at DCGM's 32-bit blank or above are dropped (a sentinel would set every bit); a negative one has no
         // bit set under PromQL's %, so one comparison is enough.
-        `avg_over_time(((((${mask}) < ${0x7ffffff0}) % ${2 * r.bit}) >= bool ${r.bit})[${range}:${promDuration(scrapeS * 1000)}])`,
+        `avg_over_time(((((${mask}) < ${0x7ffffff0}) % ${2 * r.bit}) >= bool ${r.bit})[${range}:${promDuration(subStepMs)}])`,
         `${REASON_PREFIX}${r.name}`,
       ),
     ),

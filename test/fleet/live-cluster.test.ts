@@ -51,7 +51,7 @@ beforeAll(
     prom = await startPrometheus({
       config: `global:\n  scrape_interval: ${SCRAPE_S}s\nscrape_configs:\n  - job_name: lab\n    authorization:\n      credentials: ${TOKEN}\n    static_configs:\n      - targets: [${targets}]\n`,
     });
-    await new Promise((r) => setTimeout(r, RUN_S * 1000));
+    await new Promise((r) => setTimeout(r, RUN_S * 1000 + prom.visibleAfterMs)); // what the engine shows only later
     const tokenFile = join(dir, 'fleet-token');
     writeFileSync(tokenFile, TOKEN);
     fleet = await launch(

@@ -1,12 +1,38 @@
 /**
- * Runs Debian's real Prometheus (2.42) for a test: blocks backfilled with promtool from an OpenMetrics file,
+ * Runs the fleet tests' engine for a test: Debian's real Prometheus (2.42), blocks backfilled with promtool from an
+ * OpenMetrics file, or Debian's VictoriaMetrics (1.79, victoria-metrics-harness.ts) with the same file imported,
  * served on 127.0.0.1 on a free port from a temporary data folder, stopped and removed by `stop()`.
+ * `startPrometheus` starts the engine `FLEET_ENGINE` names (vitest.config.ts runs the fleet tests on each), so a
+ * test written against Prometheus runs unchanged on VictoriaMetrics.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.ts';
+import {
+  hasVictoriaMetrics,
+  startVictoriaMetrics,
+  type EngineOptions,
+  type RunningEngine,
+} from './victoria-metrics-harness.ts';
+
+export { freePort };
+
+/** The engines the fleet tests run against: the audit speaks only the Prometheus query API to either. */
+export const FLEET_ENGINES = ['prometheus', 'victoria-metrics'] as const;
+export type FleetEngine = (typeof FLEET_ENGINES)[number];
+
+/**
+ * The engine `FLEET_ENGINE` names (default: prometheus); anything else is an error that lists the choices.
+ * @example fleetEngine({ FLEET_ENGINE: 'victoria-metrics' }) // 'victoria-metrics'
+ */
+export function fleetEngine(env: Record<string, string | undefined> = process.env): FleetEngine {
+  const e = env['FLEET_ENGINE'] || 'prometheus';
+  if (!(FLEET_ENGINES as readonly string[]).includes(e))
+    throw new Error(`FLEET_ENGINE=${e} is not an engine the fleet tests run: use ${FLEET_ENGINES.join(' or ')}`);
+  return e as FleetEngine;
+}
 
 /**
  * How long a test that audits a real Prometheus may run, and its hooks (start, backfill, stop) may take. Above the
@@ -16,35 +42,29 @@ import { join } from 'node:path';
  */
 export const PROMETHEUS_TEST_LIMITS = { testTimeout: 180_000, hookTimeout: 120_000 } as const;
 
+/** Whether this run's engine (`FLEET_ENGINE`) is installed: Prometheus with promtool, or VictoriaMetrics. */
 export const hasPrometheus = (): boolean =>
-  spawnSync('prometheus', ['--version']).status === 0 && spawnSync('promtool', ['--version']).status === 0;
+  fleetEngine() === 'victoria-metrics'
+    ? hasVictoriaMetrics()
+    : spawnSync('prometheus', ['--version']).status === 0 && spawnSync('promtool', ['--version']).status === 0;
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
+export type RunningPrometheus = RunningEngine;
+
+/**
+ * Starts this run's engine (`FLEET_ENGINE`, default Prometheus) with `openMetricsFile`'s samples and `config`'s
+ * scrapes (Prometheus YAML, default: none).
+ */
+export function startPrometheus(opts: EngineOptions = {}): Promise<RunningEngine> {
+  return startEngine(fleetEngine(), opts);
 }
 
-export interface RunningPrometheus {
-  url: string;
-  dir: string;
-  stop(): Promise<void>;
+/** Starts `engine` with `opts`: for a benchmark that runs both side by side. */
+export function startEngine(engine: FleetEngine, opts: EngineOptions = {}): Promise<RunningEngine> {
+  return engine === 'victoria-metrics' ? startVictoriaMetrics(opts) : startRealPrometheus(opts);
 }
 
-/** Backfills `openMetricsFile` (if given) and starts Prometheus with `config` (YAML, default: no scrapes). */
-export async function startPrometheus(
-  opts: {
-    openMetricsFile?: string;
-    config?: string;
-    /** Require basic auth (Prometheus's own `--web.config.file`): the user, the password and its bcrypt hash. */
-    basicAuth?: { user: string; password: string; bcrypt: string };
-  } = {},
-): Promise<RunningPrometheus> {
+/** Backfills `openMetricsFile` (if given) with promtool and starts Prometheus with `config`. */
+async function startRealPrometheus(opts: EngineOptions): Promise<RunningEngine> {
   const dir = mkdtempSync(join(tmpdir(), 'saturate-prom-'));
   const data = join(dir, 'data');
   if (opts.openMetricsFile) {
@@ -79,12 +99,13 @@ export async function startPrometheus(
       '--query.lookback-delta=5m',
       '--log.level=error',
       ...webArgs,
+      ...(opts.pathPrefix ? [`--web.route-prefix=${opts.pathPrefix}`] : []),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
   child.stderr!.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-4000)));
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://127.0.0.1:${port}${opts.pathPrefix?.replace(/\/$/, '') ?? ''}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prometheus exited ${child.exitCode}: ${stderr}`);
@@ -99,6 +120,7 @@ export async function startPrometheus(
   return {
     url,
     dir,
+    visibleAfterMs: 0,
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
