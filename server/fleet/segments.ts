@@ -44,6 +44,20 @@ export function segmentPlan(windowS: number, scrapeS: number): SegmentPlan {
   return { count, segmentMs, oldestMs: windowMs - (count - 1) * segmentMs };
 }
 
+/**
+ * Points per segment at which the clock event mask is read for its reasons' shares (a subquery): its step grows with
+ * the segment, so a 7-day window reads the mask every 3 minutes, not at every 15 s scrape (the costliest part of a
+ * long raw audit); a 24 h window still reads every scrape of 30 s.
+ */
+export const REASON_POINTS = 120;
+
+/**
+ * The step of the reasons' subquery, ms: a scrape, or the segment over REASON_POINTS where that is longer.
+ * @example reasonStepMs(segmentPlan(7 * 86_400, 15), 15) // 180_000
+ */
+export const reasonStepMs = (plan: SegmentPlan, scrapeS: number): number =>
+  Math.max(Math.round(scrapeS * 1000), Math.ceil(plan.segmentMs / REASON_POINTS));
+
 /** A PromQL duration of `ms` milliseconds (a fractional `…s` is not PromQL). */
 export const promDuration = (ms: number): string => `${Math.max(1, Math.round(ms))}ms`;
 
@@ -102,7 +116,7 @@ function segmentsExpr(user: string, plan: SegmentPlan, scrapeS: number): string 
       tag(
         // Masks at DCGM's 32-bit blank or above are dropped (a sentinel would set every bit); a negative one has no
         // bit set under PromQL's %, so one comparison is enough.
-        `avg_over_time(((((${mask}) < ${0x7ffffff0}) % ${2 * r.bit}) >= bool ${r.bit})[${range}:${promDuration(scrapeS * 1000)}])`,
+        `avg_over_time(((((${mask}) < ${0x7ffffff0}) % ${2 * r.bit}) >= bool ${r.bit})[${range}:${promDuration(reasonStepMs(plan, scrapeS))}])`,
         `${REASON_PREFIX}${r.name}`,
       ),
     ),
