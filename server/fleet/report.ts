@@ -32,7 +32,7 @@ export function formatWindow(s: number): string {
   return `${s} s`;
 }
 
-const at = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
+const at = (t: number) => new Date(Math.round(t) * 1000).toISOString().replace('.000Z', 'Z');
 const hours = (s: number) => `${(s / 3600).toFixed(1)} h`;
 
 /**

@@ -3,7 +3,7 @@
  * served on 127.0.0.1 on a free port from a temporary data folder, stopped and removed by `stop()`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +33,10 @@ export async function freePort(): Promise<number> {
 export interface RunningPrometheus {
   url: string;
   dir: string;
+  /** Stops it and removes its folder. */
   stop(): Promise<void>;
+  /** Stops it and keeps its folder (to start it again on the same data). */
+  halt(): Promise<void>;
 }
 
 /** Backfills `openMetricsFile` (if given) and starts Prometheus with `config` (YAML, default: no scrapes). */
@@ -43,9 +46,11 @@ export async function startPrometheus(
     config?: string;
     /** Require basic auth (Prometheus's own `--web.config.file`): the user, the password and its bcrypt hash. */
     basicAuth?: { user: string; password: string; bcrypt: string };
+    /** Start on this folder's data (one a halted Prometheus left) instead of a new one. */
+    dir?: string;
   } = {},
 ): Promise<RunningPrometheus> {
-  const dir = mkdtempSync(join(tmpdir(), 'saturate-prom-'));
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'saturate-prom-'));
   const data = join(dir, 'data');
   if (opts.openMetricsFile) {
     const r = spawnSync(
@@ -96,15 +101,52 @@ export async function startPrometheus(
     if (Date.now() > deadline) throw new Error(`prometheus not ready after 30 s: ${stderr}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  const halt = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  };
   return {
     url,
     dir,
+    halt,
     async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
+      await halt();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Backfills the recording rules in `rulesFile` from `startS` to `endS` over the data `prom` holds
+ * (`promtool tsdb create-blocks-from rules`, which evaluates them through Prometheus's API), then restarts Prometheus
+ * on its data with the new blocks in it. Returns the restarted Prometheus (the one given is halted).
+ */
+export async function backfillRules(
+  prom: RunningPrometheus,
+  rulesFile: string,
+  startS: number,
+  endS: number,
+): Promise<RunningPrometheus> {
+  const out = join(prom.dir, 'rule-blocks');
+  const r = spawnSync(
+    'promtool',
+    [
+      'tsdb',
+      'create-blocks-from',
+      'rules',
+      '--quiet',
+      `--url=${prom.url}`,
+      `--start=${startS}`,
+      `--end=${endS}`,
+      `--output-dir=${out}`,
+      rulesFile,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`promtool could not backfill the rules: ${r.stderr || r.stdout}`);
+  await prom.halt();
+  for (const block of readdirSync(out)) renameSync(join(out, block), join(prom.dir, 'data', block));
+  return startPrometheus({ dir: prom.dir });
 }
