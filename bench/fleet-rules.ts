@@ -26,22 +26,41 @@ export interface RulesBenchRow {
   rulesMs: number;
   rawMs: number;
   plainMs: number;
+  /** Samples Prometheus read for each (its stats=all totalQueryableSamples). */
+  rulesSamples: number;
+  rawSamples: number;
+  plainSamples: number;
   /** The path the rules audit reported (recording-rules, unless the rules failed to cover the window). */
   path: string;
   queriesRules: number;
   queriesRaw: number;
 }
 
-/** A client that adds up the wall time with at least one query in flight. */
-function timedClient(url: string): { client: PrometheusClient; take(): number } {
+/**
+ * A client that adds up the wall time with at least one query in flight, and the samples Prometheus read for them
+ * (`stats=all`: totalQueryableSamples, a count the machine's load does not change).
+ */
+function timedClient(url: string): { client: PrometheusClient; take(): { ms: number; samples: number } } {
   let ms = 0;
+  let samples = 0;
   let inFlight = 0;
   let since = 0;
   const timedFetch: typeof fetch = async (input, init) => {
     if (inFlight++ === 0) since = performance.now();
     try {
-      const res = await fetch(input, init);
+      const withStats = typeof init?.body === 'string' ? { ...init, body: `${init.body}&stats=all` } : init;
+      const res = await fetch(input, withStats);
       const body = await res.arrayBuffer();
+      try {
+        const stats = (
+          JSON.parse(Buffer.from(body).toString()) as {
+            data?: { stats?: { samples?: { totalQueryableSamples?: number } } };
+          }
+        ).data?.stats?.samples?.totalQueryableSamples;
+        samples += stats ?? 0;
+      } catch {
+        /* not JSON: counted as no samples */
+      }
       return new Response(body, { status: res.status, headers: res.headers });
     } finally {
       if (--inFlight === 0) ms += performance.now() - since;
@@ -50,8 +69,9 @@ function timedClient(url: string): { client: PrometheusClient; take(): number } 
   return {
     client: createPrometheusClient({ url, fetchImpl: timedFetch, timeoutMs: 300_000 }),
     take: () => {
-      const t = ms;
+      const t = { ms, samples };
       ms = 0;
+      samples = 0;
       return t;
     },
   };
@@ -85,13 +105,16 @@ export async function benchRulesPath(gpus: number, windowS: number, log: (s: str
     try {
       const { client, take } = timedClient(prom.url);
       const opts = { windowS, endS: END_S, pricePerGpuHour: null };
+      const samples: number[] = [];
       const times = async (f: () => Promise<unknown>) => {
         await f();
         take();
         const out: number[] = [];
         for (let i = 0; i < 3; i++) {
           await f();
-          out.push(take());
+          const t = take();
+          out.push(t.ms);
+          if (i === 0) samples.push(t.samples);
         }
         return median(out);
       };
@@ -107,7 +130,20 @@ export async function benchRulesPath(gpus: number, windowS: number, log: (s: str
         queriesRaw = (await audit(client, { ...opts, recordingRules: false })).queries;
       });
       const plainMs = await times(() => client.query(`avg_over_time(DCGM_FI_DEV_GPU_UTIL[${windowS}s])`, END_S));
-      const row: RulesBenchRow = { gpus, windowS, rulesMs, rawMs, plainMs, path, queriesRules, queriesRaw };
+      const [rulesSamples = 0, rawSamples = 0, plainSamples = 0] = samples;
+      const row: RulesBenchRow = {
+        gpus,
+        windowS,
+        rulesMs,
+        rawMs,
+        plainMs,
+        rulesSamples,
+        rawSamples,
+        plainSamples,
+        path,
+        queriesRules,
+        queriesRaw,
+      };
       log(
         `rules bench ${gpus} GPUs: rules ${rulesMs.toFixed(0)} ms, raw ${rawMs.toFixed(0)} ms, plain ${plainMs.toFixed(0)} ms`,
       );
@@ -122,13 +158,14 @@ export async function benchRulesPath(gpus: number, windowS: number, log: (s: str
 
 /** The rows as a Markdown table with the ratios. */
 export function rulesBenchMarkdown(rows: readonly RulesBenchRow[]): string {
-  const x = (a: number, b: number) => `${(a / b).toFixed(1)}×`;
+  const x = (a: number, b: number) => (b ? `${(a / b).toFixed(1)}×` : '–');
+  const m = (n: number) => `${(n / 1e6).toFixed(2)} M`;
   return [
-    '| GPUs | window | audit via rules | audit via raw series | plain avg_over_time | rules ÷ plain | raw ÷ plain | raw ÷ rules | path |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| GPUs | window | audit via rules | audit via raw series | plain avg_over_time | time: rules ÷ plain, raw ÷ plain, raw ÷ rules | samples read: rules ÷ plain, raw ÷ plain, raw ÷ rules | path |',
+    '|---:|---:|---:|---:|---:|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.gpus} | ${r.windowS / 3600} h | ${r.rulesMs.toFixed(0)} ms (${r.queriesRules} queries) | ${r.rawMs.toFixed(0)} ms (${r.queriesRaw} queries) | ${r.plainMs.toFixed(0)} ms | ${x(r.rulesMs, r.plainMs)} | ${x(r.rawMs, r.plainMs)} | ${x(r.rawMs, r.rulesMs)} | ${r.path} |`,
+        `| ${r.gpus} | ${r.windowS / 3600} h | ${r.rulesMs.toFixed(0)} ms, ${r.queriesRules} queries, ${m(r.rulesSamples)} samples | ${r.rawMs.toFixed(0)} ms, ${r.queriesRaw} queries, ${m(r.rawSamples)} samples | ${r.plainMs.toFixed(0)} ms, ${m(r.plainSamples)} samples | ${x(r.rulesMs, r.plainMs)}, ${x(r.rawMs, r.plainMs)}, ${x(r.rawMs, r.rulesMs)} | ${x(r.rulesSamples, r.plainSamples)}, ${x(r.rawSamples, r.plainSamples)}, ${x(r.rawSamples, r.rulesSamples)} | ${r.path} |`,
     ),
   ].join('\n');
 }

@@ -1,7 +1,7 @@
 /**
  * The audit through the recording rules (server/fleet/rules/rules-path.ts), against the real Prometheus: the rules of
  * deploy/prometheus/saturate-rules.yml backfilled with promtool over the last 3 h of a 6 h simulated cluster (one host
- * per scenario). Read through the rules or through raw series, the same GPUs get the same states and hours; a window
+ * per scenario, and one on dcgm-exporter 3.x). Read through the rules or through raw series, the same GPUs get the same states and hours; a window
  * the rules cover only in part is read both ways and counted whole; the report names the path it took.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { audit, type AuditReport } from '../../server/fleet/audit.ts';
 import { createPrometheusClient } from '../../server/fleet/prometheus-api.ts';
 import { runAudit } from '../../scripts/audit.ts';
-import { CLUSTER_CAUSES, scenarioCluster, writeClusterOpenMetrics } from './cluster.ts';
+import { scenarioCluster, writeClusterOpenMetrics, type SimHost } from './cluster.ts';
 import {
   backfillRules,
   startPrometheus,
@@ -24,13 +24,18 @@ vi.setConfig(PROMETHEUS_TEST_LIMITS);
 const HOUR = 3600;
 const END_S = Date.UTC(2026, 10, 30, 12, 0, 0) / 1000;
 const RULES = join(import.meta.dirname, '..', '..', 'deploy', 'prometheus', 'saturate-rules.yml');
+/** One host per scenario, and a throttled host on dcgm-exporter 3.x (DCGM_FI_DEV_CLOCK_THROTTLE_REASONS, Hostname). */
+const HOSTS: SimHost[] = [
+  ...scenarioCluster(),
+  { hostname: 'old-throttled', phases: [{ fromMs: 0, scenario: 'throttled' }], exporter3x: true },
+];
 let prom: RunningPrometheus;
 let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'saturate-rules-path-'));
   const file = join(dir, 'cluster.om');
-  await writeClusterOpenMetrics(file, scenarioCluster(), (END_S - 6 * HOUR) * 1000, END_S * 1000, 30_000);
+  await writeClusterOpenMetrics(file, HOSTS, (END_S - 6 * HOUR) * 1000, END_S * 1000, 30_000);
   // The rules began 3 h before the end: the first half of a 6 h window has raw series only.
   prom = await backfillRules(await startPrometheus({ openMetricsFile: file }), RULES, END_S - 3 * HOUR, END_S + 60);
 }, 600_000);
@@ -64,7 +69,11 @@ describe('the window through the recording rules', () => {
     const [rules, raw] = [await run(3 * HOUR, true), await run(3 * HOUR, false)];
     expect(rules.window.path).toBe('recording-rules');
     expect(raw.window.path).toBe('raw');
-    expect(rules.gpus).toHaveLength(Object.keys(CLUSTER_CAUSES).length * 8);
+    expect(rules.gpus).toHaveLength(HOSTS.length * 8);
+    // dcgm-exporter 3.x: its mask under the old name and its host as Hostname, read through the rules.
+    const old = rules.gpus.filter((g) => g.hostname === 'old-throttled');
+    expect(old).toHaveLength(8);
+    for (const g of old) expect(Object.keys(g.hours)).toEqual(['throttled']);
     expect(rules.gpus.map((g) => [g.key, g.verdict.kind])).toEqual(raw.gpus.map((g) => [g.key, g.verdict.kind]));
     expect(mostly(rules)).toEqual(mostly(raw));
     expectSameHours(rules, raw);
@@ -98,5 +107,6 @@ describe('the window through the recording rules', () => {
     const json = JSON.parse(await report(['--json'])) as { window: { path: string; rulesS: number } };
     expect(json.window.path).toBe('mixed');
     expect(json.window.rulesS).toBeGreaterThan(3 * HOUR - 13 * 60);
+    expect(await report(['--raw-series'])).toContain('Window read from raw series (path: raw)');
   });
 });
