@@ -20,6 +20,9 @@ const prometheusOnly = [
   `${FLEET}/rules.test.ts`,
   // `npm run demo:fleet` starts Debian's Prometheus itself: the demo a newcomer runs, not a choice of engine.
   `${FLEET}/demo-fleet.test.ts`,
+  // Rules backfilled by promtool as TSDB blocks into Prometheus's folder (vmalert-rules.test.ts replays the same
+  // rules on VictoriaMetrics).
+  `${FLEET}/rules-path.test.ts`,
 ];
 
 export default defineConfig({

@@ -44,6 +44,8 @@ throttled or hung, with what those hours cost.
                                   ${DEFAULT_QUERY_TIMEOUT_S}, at most ${MAX_QUERY_TIMEOUT_S}); longer exits 4 and names the query
   --max-response-mb <MB>          the largest answer read from Prometheus (default 64)
   --max-series <N>                the most series one answer may hold (default 50000, some 3,000 GPUs)
+  --raw-series                    read the window from raw series even where Saturate's recording rules
+                                  (deploy/prometheus/saturate-rules.yml) cover it; the report says which it read
   --json                          JSON on stdout instead of Markdown
   --out <file>                    write the report to a file (its folder must exist; checked before any query)
   --help
@@ -108,6 +110,7 @@ export async function runAudit(
         'max-response-mb': { type: 'string', default: String(MAX_RESPONSE_BYTES / 1024 / 1024) },
         'max-series': { type: 'string', default: String(MAX_SERIES) },
         json: { type: 'boolean', default: false },
+        'raw-series': { type: 'boolean', default: false },
         out: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -197,6 +200,7 @@ export async function runAudit(
       selector: opts.selector,
       pricePerGpuHour: opts.price,
       onBatch: progressLines(err, isTTY, now),
+      recordingRules: !opts['raw-series'],
     });
     if (report.gpus.length === 0) {
       err(

@@ -317,6 +317,13 @@ if (want('fleet')) {
       `${markdown}\n\n${matrix.markdown}`,
       'One refresh after a warm-up. "Prometheus" is the wall time with a query in flight; "Saturate" is the rest of the audit (parsing, building messages, the diagnosis per GPU and per segment). "Page" is /fleet/ in Chromium at 390×844 handed that report as its /api/fleet answer: from the response to the report in the DOM (JSON parse and render), and to the next paint; median of 3 loads.',
     );
+    const { benchRulesPath, rulesBenchMarkdown } = await import('../bench/fleet-rules.ts');
+    section(
+      'Fleet audit through the recording rules (Prometheus 2.42, 24 h window, 30 s scrapes backfilled)',
+      'node bench/fleet-rules.ts 64 24',
+      rulesBenchMarkdown([await benchRulesPath(64, 86_400, log)]),
+      'Prometheus wall time with a query in flight, median of 3 after a warm-up: one audit through the 1-minute recording rules, the same audit through raw series, and a plain avg_over_time(DCGM_FI_DEV_GPU_UTIL[24h]) over the same GPUs.',
+    );
     const big = rows.at(-1);
     if (big)
       keyRow(

@@ -26,7 +26,8 @@ import { readEnergyIncrease } from './readings.ts';
 import { steadyWindow } from './steady.ts';
 import { jobOf, verdictsOf } from './jobs.ts';
 import { targetBatches, type OnBatch } from './batches.ts';
-import { collectSegments, MAX_SEGMENTS, segmentHours, segmentPlan, type SegmentPlan } from './segments.ts';
+import { MAX_SEGMENTS, segmentHours, segmentPlan, type SegmentPlan } from './segments.ts';
+import { windowSegments, type PathTaken } from './rules/rules-path.ts';
 import { badReading, noData, pickVerdict, type AuditVerdict } from './verdicts.ts';
 
 export { badReading, verdictsOf };
@@ -52,6 +53,8 @@ export interface AuditOptions {
   liveStepS?: number;
   /** Called after each batch of hosts is read (batches.ts): the CLI's progress lines. */
   onBatch?: OnBatch;
+  /** False: read the window from raw series even where the recording rules cover it (default true). */
+  recordingRules?: boolean;
 }
 
 export interface GpuAudit extends FleetGpu {
@@ -68,7 +71,7 @@ export interface GpuAudit extends FleetGpu {
 
 export interface AuditReport {
   /** `liveS`: the seconds of scrapes the verdict now reads (each GPU's hours cover the whole window). */
-  window: { startS: number; endS: number; seconds: number; segmentS: number; liveS: number };
+  window: { startS: number; endS: number; seconds: number; segmentS: number; liveS: number } & PathTaken;
   /**
    * Seconds of the window Prometheus holds GPU samples for (from the oldest one it has in the window to the end),
    * to within DATA_SPAN_POINTS of the window (0 with a single scrape); null when it has none. A Prometheus that started scraping 2 minutes
@@ -102,7 +105,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
   const sel = selectorMatchers(opts.selector);
   // The hosts, listed once over the whole window (GPUs gone now included), read in batches by both reads.
   const batches = targetBatches(client, gpuMatch(opts.selector), startS, opts.endS);
-  const [live, segments, energy, oldest] = await Promise.all([
+  const [live, windowRead, energy, oldest] = await Promise.all([
     collectFleet(client, {
       selector: opts.selector,
       endS: opts.endS,
@@ -112,7 +115,17 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
       batches,
       onBatch: opts.onBatch,
     }),
-    collectSegments(client, opts.selector, opts.endS, plan, liveStepS, nodeNames, batches, opts.onBatch),
+    // The recording rules where they cover the window, raw series for the rest (rules/rules-path.ts).
+    windowSegments(client, {
+      selector: opts.selector,
+      endS: opts.endS,
+      plan,
+      scrapeS: liveStepS,
+      nodeNames,
+      batches,
+      onBatch: opts.onBatch,
+      rules: opts.recordingRules ?? true,
+    }),
     client.query(
       `increase(DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{${selectorMatchers(opts.selector)}}[${opts.windowS}s])`,
       opts.endS,
@@ -151,7 +164,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
       });
     });
   }
-  for (const h of segments) accumulate(h, plan, opts.endS, byKey, energyOf);
+  for (const run of windowRead.runs) for (const h of run.hosts) accumulate(h, run.plan, run.endS, byKey, energyOf);
   const gpus = [...byKey.values()].sort((a, b) => a.hostname.localeCompare(b.hostname) || a.gpu - b.gpu);
   const cost = costOf(gpus, opts.pricePerGpuHour);
   gpus.forEach((g, i) => (g.pricePerGpuHour = cost.perGpu[i] ?? null));
@@ -161,7 +174,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
   const wastefulHours = WASTE_KINDS.reduce((a, k) => a + (byKind[k] ?? 0), 0);
   const energies = gpus.map((g) => g.energyKWh).filter((e): e is number => e !== null);
   return {
-    window: { startS, endS: opts.endS, seconds: opts.windowS, segmentS, liveS },
+    window: { startS, endS: opts.endS, seconds: opts.windowS, segmentS, liveS, ...windowRead.taken },
     dataSpanS: dataSpanS === null ? null : Math.round(dataSpanS),
     prometheus: client.where,
     queries: client.requests - before,

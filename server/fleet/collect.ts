@@ -4,11 +4,11 @@
  * diagnosis engine reads a fleet and a single machine. A series the exporter does not send is `null` with
  * the reason, never 0.
  *
- * Queries are batched: one range query for every dcgm-exporter series (a `__name__` regex), one for the
- * host CPU, one for host load and memory and one for host names (shared when a caller passes `nodeNames`): four
- * per read whatever the GPU count.
+ * Queries are batched by host (batches.ts): per batch of hosts one range query for every dcgm-exporter series (a
+ * `__name__` regex); the host side (host-samples.ts) likewise.
  */
 import type { GpuSample, HostSample, StreamMessage } from '../../src/protocol/metrics.ts';
+import { hostSamplesOver, pointMap, timeline } from './host-samples.ts';
 import {
   DCGM_NAMES_BEFORE_4,
   DCGM_SERIES,
@@ -19,7 +19,7 @@ import {
 import { mergeOwners, ownerOfLabels, targetsThatSetPod, type GpuOwner } from './owner.ts';
 import { emptyGpuSample } from '../../src/protocol/metrics.ts';
 import type { PrometheusClient, RangeSeries } from './prometheus-api.ts';
-import { readClockEventMask, readDcgm, readHostValue, readShare } from './readings.ts';
+import { readClockEventMask, readDcgm, readShare } from './readings.ts';
 import { readInBatches, targetBatches, withBatch, type Batch, type OnBatch } from './batches.ts';
 
 /** Who a GPU belongs to and where it is. */
@@ -125,43 +125,6 @@ export async function collectFleet(client: PrometheusClient, opts: CollectOption
   return buildHosts(gpuSeries, hostSamples, timeline(startS, opts.endS, opts.stepS));
 }
 
-/** node-exporter's host name per instance (`node_uname_info`) at `atS`: one query. */
-export async function nodeNamesAt(client: PrometheusClient, atS: number): Promise<Map<string, string>> {
-  const series = await client.query('node_uname_info', atS);
-  return new Map(series.map((s) => [s.labels['instance'] ?? '', s.labels['nodename'] ?? '']));
-}
-
-/**
- * Each host's CPU (per core, busy share over `rateWindowS`), load and memory from node-exporter, keyed by the
- * host name node-exporter reports (`node_uname_info`, asked for at `endS` unless `nodeNames` is given), at the
- * points of a range: three queries, or two with `nodeNames`.
- */
-export async function hostSamplesOver(
-  client: PrometheusClient,
-  startS: number,
-  endS: number,
-  stepS: number,
-  rateWindowS: number,
-  nodeNames?: Promise<Map<string, string>>,
-): Promise<Map<string, (HostSample | null)[]>> {
-  const range = (expr: string) => client.queryRange(expr, startS, endS, stepS);
-  const [cpuSeries, hostSeries, nodeOf] = await Promise.all([
-    // In ms: a step that divides a window is not always whole seconds, and PromQL takes no fractional `…s`.
-    range(`1 - rate(node_cpu_seconds_total{mode="idle"}[${Math.max(1, Math.round(rateWindowS * 1000))}ms])`),
-    range(seriesSelector(HOST_GAUGES)),
-    nodeNames ?? nodeNamesAt(client, endS),
-  ]);
-  return buildHostSamples(cpuSeries, hostSeries, nodeOf, timeline(startS, endS, stepS));
-}
-
-const HOST_GAUGES = [
-  'node_load1',
-  'node_load5',
-  'node_load15',
-  'node_memory_MemTotal_bytes',
-  'node_memory_MemAvailable_bytes',
-];
-
 /**
  * Hosts and their messages from range-query series named by dcgm-exporter's metric names, each point an
  * average over the step (`averaged`: clock event reasons then come as shares, see FleetHost.reasonShares).
@@ -175,17 +138,6 @@ export function hostsFromSeries(
 ): FleetHost[] {
   return buildHosts(series, hostSamples, timeline(startS, endS, stepS), true);
 }
-
-/** The points of a range query, from start to end every step (Prometheus aligns them the same way). */
-function timeline(startS: number, endS: number, stepS: number): number[] {
-  // In whole ms, as Prometheus counts: a step such as 128.571 s summed in floats overshoots the end at 1.8e9 s.
-  const [startMs, endMs, stepMs] = [startS, endS, stepS].map((x) => Math.round(x * 1000)) as [number, number, number];
-  const out: number[] = [];
-  for (let t = startMs; t <= endMs; t += Math.max(1, stepMs)) out.push(t / 1000);
-  return out;
-}
-
-const pointMap = (s: RangeSeries) => new Map(s.points.map(([t, v]) => [Math.round(t * 1000) / 1000, v]));
 
 /**
  * A GPU's identity across queries: its exporter (`instance`), index and UUID. The UUID alone is unique on real
@@ -209,48 +161,6 @@ function gpuOf(labels: Record<string, string>, targetSetsPod: boolean): FleetGpu
     owner: ownerOfLabels(labels, targetSetsPod),
     simulated: labels['simulated'] === 'true',
   };
-}
-
-function buildHostSamples(
-  cpu: RangeSeries[],
-  host: RangeSeries[],
-  nodeOf: Map<string, string>,
-  times: number[],
-): Map<string, (HostSample | null)[]> {
-  const byHost = new Map<string, { cores: Map<number, number>[]; gauges: Map<string, Map<number, number>> }>();
-  const entry = (instance: string) => {
-    const name = nodeOf.get(instance) || instance.replace(/:\d+$/, '');
-    let e = byHost.get(name);
-    if (!e) byHost.set(name, (e = { cores: [], gauges: new Map() }));
-    return e;
-  };
-  const hostPoints = (s: RangeSeries) =>
-    new Map(
-      [...pointMap(s)].filter(([, v]) => readHostValue(s.labels['__name__'] ?? 'node-exporter', v).value !== null),
-    );
-  for (const s of cpu) entry(s.labels['instance'] ?? '').cores.push(hostPoints(s));
-  for (const s of host) entry(s.labels['instance'] ?? '').gauges.set(s.labels['__name__'] ?? '', hostPoints(s));
-  const out = new Map<string, (HostSample | null)[]>();
-  for (const [name, e] of byHost) {
-    out.set(
-      name,
-      times.map((t) => {
-        const perCore = e.cores.map((c) => c.get(t)).filter((v): v is number => v !== undefined);
-        const g = (n: string) => e.gauges.get(n)?.get(t);
-        const total = g('node_memory_MemTotal_bytes');
-        const avail = g('node_memory_MemAvailable_bytes');
-        if (!perCore.length || total === undefined || avail === undefined) return null;
-        const pct = perCore.map((v) => Math.min(100, Math.max(0, v * 100)));
-        return {
-          cpuPct: pct.reduce((a, b) => a + b, 0) / pct.length,
-          perCorePct: pct,
-          load: { avg1: g('node_load1') ?? 0, avg5: g('node_load5') ?? 0, avg15: g('node_load15') ?? 0 },
-          mem: { totalBytes: total, usedBytes: Math.max(0, total - avail), availableBytes: avail },
-        };
-      }),
-    );
-  }
-  return out;
 }
 
 const FIELD_REASON = (s: (typeof DCGM_SERIES)[number]) =>
@@ -415,3 +325,5 @@ function gpuSample(
   if (!any) sample.error = 'no series from this GPU at this time';
   return sample;
 }
+
+export { hostSamplesOver, nodeNamesAt, pointMap, timeline } from './host-samples.ts';

@@ -32,6 +32,24 @@ export function formatWindow(s: number): string {
   return `${s} s`;
 }
 
+const at = (t: number) => new Date(Math.round(t) * 1000).toISOString().replace('.000Z', 'Z');
+const hours = (s: number) => `${(s / 3600).toFixed(1)} h`;
+
+/**
+ * Which series the window's hours were read from (rules/rules-path.ts), in one sentence.
+ * @example pathText({ path: 'raw', … }) // "Window read from raw series (path: raw): …"
+ */
+export function pathText(w: AuditReport['window']): string {
+  if (w.path === 'recording-rules' || w.rulesFromS === null || w.rulesToS === null)
+    return w.path === 'recording-rules'
+      ? 'Window read from the recording rules (path: recording-rules; saturate:dcgm:avg1m, deploy/prometheus/saturate-rules.yml).'
+      : 'Window read from raw series (path: raw): the recording rules in deploy/prometheus/saturate-rules.yml hold nothing for it here, or the window is under 2 h. With them a long window costs a fraction.';
+  return (
+    `Window read from the recording rules for ${hours(w.rulesS)} (${at(w.rulesFromS)} to ${at(w.rulesToS)}) and from raw ` +
+    `series for the other ${hours(w.seconds - w.rulesS)}, where the rules hold no data (path: mixed).`
+  );
+}
+
 /**
  * The report as Markdown. Costs are the report's own: every GPU at the price given, else at its model's default
  * list price (named with its source and date under the table); GPUs with neither stay unpriced.
@@ -40,7 +58,6 @@ export function toMarkdown(r: AuditReport): string {
   const s = r.summary;
   const priced = s.wastefulCostUsd !== null;
   const lines: string[] = [];
-  const at = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
   lines.push(`# GPU waste audit: ${formatWindow(r.window.seconds)} to ${at(r.window.endS)}`, '');
   const priceWords =
     s.pricePerGpuHour !== null ? `at $${s.pricePerGpuHour}/GPU-hour` : "at each model's default list price (below)";
@@ -82,6 +99,8 @@ export function toMarkdown(r: AuditReport): string {
   lines.push(
     '',
     `Each state is judged from ${formatWindow(Math.round(r.window.segmentS))} averages (with GPU-Util's spread within them); the verdict "now" reads every scrape of the last ${formatWindow(r.window.liveS)}. A GPU whose job did not change gets the same state both ways.`,
+    '',
+    pathText(r.window),
     '',
   );
   lines.push(

@@ -44,6 +44,20 @@ export function segmentPlan(windowS: number, scrapeS: number): SegmentPlan {
   return { count, segmentMs, oldestMs: windowMs - (count - 1) * segmentMs };
 }
 
+/**
+ * Points per segment at which the clock event mask is read for its reasons' shares (a subquery): its step grows with
+ * the segment, so a 7-day window reads the mask every 3 minutes, not at every 15 s scrape (the costliest part of a
+ * long raw audit); a 24 h window still reads every scrape of 30 s.
+ */
+export const REASON_POINTS = 120;
+
+/**
+ * The step of the reasons' subquery, ms: a scrape, or the segment over REASON_POINTS where that is longer.
+ * @example reasonStepMs(segmentPlan(7 * 86_400, 15), 15) // 180_000
+ */
+export const reasonStepMs = (plan: SegmentPlan, scrapeS: number): number =>
+  Math.max(Math.round(scrapeS * 1000), Math.ceil(plan.segmentMs / REASON_POINTS));
+
 /** A PromQL duration of `ms` milliseconds (a fractional `…s` is not PromQL). */
 export const promDuration = (ms: number): string => `${Math.max(1, Math.round(ms))}ms`;
 
@@ -71,7 +85,8 @@ export async function collectSegments(
   const stepS = plan.segmentMs / 1000;
   const first = (Math.round(endS * 1000) - (plan.count - 1) * plan.segmentMs) / 1000;
   const userSel = selectorMatchers(selector);
-  const subStepMs = subqueryStepMs(plan.segmentMs, scrapeS * 1000);
+  // The reasons' step grows with the window (reasonStepMs), and never holds more points than the engine allows.
+  const subStepMs = Math.max(subqueryStepMs(plan.segmentMs, scrapeS * 1000), reasonStepMs(plan, scrapeS));
   const pieces = subqueryPieces(Math.round(first * 1000), Math.round(endS * 1000), plan.segmentMs, subStepMs);
   const read = async (b: Batch) => {
     const expr = segmentsExpr(withBatch(userSel, b), plan, subStepMs);

@@ -118,3 +118,24 @@ describe('progress on stderr', () => {
     expect((await run(false, slow)).length).toBe(6);
   });
 });
+
+describe('node-exporter in batches', () => {
+  test("the hosts' per-core CPU is read HOSTS_PER_QUERY hosts at a time, like the GPUs", async () => {
+    const gpus = fleet(2 * HOSTS_PER_QUERY + 20);
+    const cpuQueries: string[] = [];
+    const base = fakeClient(gpus);
+    const client = Object.assign(Object.create(base) as PrometheusClient, {
+      async queryRange(expr: string, startS: number, endS: number, stepS: number) {
+        if (expr.includes('node_cpu_seconds_total')) cpuQueries.push(expr);
+        return base.queryRange(expr, startS, endS, stepS);
+      },
+    });
+    await audit(client, { windowS: 3600, endS: 1_800_000_000, pricePerGpuHour: null });
+    expect(cpuQueries.length).toBe(6); // 3 batches for the live view, 3 for the window
+    for (const q of cpuQueries) {
+      const hosts = /instance=~"([^"]*)"/.exec(q)?.[1]?.split('|').filter(Boolean) ?? [];
+      expect(hosts.length, q).toBeGreaterThan(0);
+      expect(hosts.length).toBeLessThanOrEqual(HOSTS_PER_QUERY);
+    }
+  });
+});

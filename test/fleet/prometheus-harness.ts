@@ -6,7 +6,7 @@
  * test written against Prometheus runs unchanged on VictoriaMetrics.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.ts';
@@ -65,7 +65,7 @@ export function startEngine(engine: FleetEngine, opts: EngineOptions = {}): Prom
 
 /** Backfills `openMetricsFile` (if given) with promtool and starts Prometheus with `config`. */
 async function startRealPrometheus(opts: EngineOptions): Promise<RunningEngine> {
-  const dir = mkdtempSync(join(tmpdir(), 'saturate-prom-'));
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'saturate-prom-'));
   const data = join(dir, 'data');
   if (opts.openMetricsFile) {
     const r = spawnSync(
@@ -117,16 +117,54 @@ async function startRealPrometheus(opts: EngineOptions): Promise<RunningEngine> 
     if (Date.now() > deadline) throw new Error(`prometheus not ready after 30 s: ${stderr}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  const halt = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  };
   return {
     url,
     dir,
     visibleAfterMs: 0,
+    halt,
     async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
+      await halt();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Backfills the recording rules in `rulesFile` from `startS` to `endS` over the data `prom` holds
+ * (`promtool tsdb create-blocks-from rules`, which evaluates them through Prometheus's API), then restarts Prometheus
+ * on its data with the new blocks in it. Returns the restarted Prometheus (the one given is halted).
+ */
+export async function backfillRules(
+  prom: RunningPrometheus,
+  rulesFile: string,
+  startS: number,
+  endS: number,
+): Promise<RunningPrometheus> {
+  const out = join(prom.dir, 'rule-blocks');
+  const r = spawnSync(
+    'promtool',
+    [
+      'tsdb',
+      'create-blocks-from',
+      'rules',
+      '--quiet',
+      `--url=${prom.url}`,
+      `--start=${startS}`,
+      `--end=${endS}`,
+      `--output-dir=${out}`,
+      rulesFile,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`promtool could not backfill the rules: ${r.stderr || r.stdout}`);
+  if (!prom.halt) throw new Error('backfillRules writes TSDB blocks: it needs Prometheus, not VictoriaMetrics');
+  await prom.halt();
+  for (const block of readdirSync(out)) renameSync(join(out, block), join(prom.dir, 'data', block));
+  return startEngine('prometheus', { dir: prom.dir });
 }

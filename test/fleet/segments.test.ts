@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { audit } from '../../server/fleet/audit.ts';
-import { MAX_SEGMENTS, segmentPlan } from '../../server/fleet/segments.ts';
+import { MAX_SEGMENTS, reasonStepMs, segmentPlan } from '../../server/fleet/segments.ts';
+import type { PrometheusClient } from '../../server/fleet/prometheus-api.ts';
 import { BUSY, fakeClient, fakeGpu, IDLE } from './hostile-prometheus.ts';
 
 const SCRAPE_S = 15;
@@ -47,4 +48,22 @@ describe('every minute of the window is counted', () => {
       }
     },
   );
+});
+
+describe('the raw window query at a week', () => {
+  test('a 7-day window reads the clock event mask every 3 minutes, not at every 15 s scrape; 24 h at its scrapes', async () => {
+    const exprs: string[] = [];
+    const base = fakeClient([fakeGpu(0, BUSY), fakeGpu(1, IDLE)]);
+    const client = Object.assign(Object.create(base) as PrometheusClient, {
+      async queryRange(expr: string, startS: number, endS: number, stepS: number) {
+        exprs.push(expr);
+        return base.queryRange(expr, startS, endS, stepS);
+      },
+    });
+    await audit(client, { windowS: 7 * 86_400, endS: 1_800_000_000, pricePerGpuHour: null, recordingRules: false });
+    const steps = exprs.flatMap((e) => [...e.matchAll(/\[\d+ms:(\d+)ms\]/g)].map((m) => Number(m[1])));
+    expect(steps.length).toBeGreaterThan(0);
+    expect(Math.min(...steps)).toBe(180_000);
+    expect(reasonStepMs(segmentPlan(86_400, SCRAPE_S), SCRAPE_S)).toBeLessThan(30_000);
+  });
 });

@@ -21,6 +21,8 @@ export interface EngineOptions {
   basicAuth?: { user: string; password: string; bcrypt: string };
   /** Serve every path under this prefix (`-http.pathPrefix`), as a proxy or Mimir's `/prometheus` would. */
   pathPrefix?: string;
+  /** Prometheus only: start on this folder's data (one a halted Prometheus left) instead of a new one. */
+  dir?: string;
 }
 
 /** A running engine: its base URL (with any path prefix), its temporary folder, and how to stop it. */
@@ -33,6 +35,8 @@ export interface RunningEngine {
    */
   visibleAfterMs: number;
   stop(): Promise<void>;
+  /** Prometheus only: stops it and keeps its folder (to start it again on the same data, backfillRules). */
+  halt?(): Promise<void>;
 }
 
 /**

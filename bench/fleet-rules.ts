@@ -1,0 +1,176 @@
+/**
+ * `node bench/fleet-rules.ts [gpus] [hours]`: what Prometheus spends on one audit read through the recording rules,
+ * through raw series, and on a plain `avg_over_time(DCGM_FI_DEV_GPU_UTIL[<window>])` over the same GPUs, side by
+ * side on one Prometheus. A simulated cluster (8 GPUs a host, scenarios mixed, 30 s scrapes) is backfilled with
+ * promtool, then the 1-minute aggregates of deploy/prometheus/saturate-rules.yml over it (`promtool tsdb
+ * create-blocks-from rules`; the per-GPU state series are left out: the audit does not read them). Time is the wall
+ * time with a query in flight (the audit sends some in parallel), the median of 3 after a warm-up of each.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { audit } from '../server/fleet/audit.ts';
+import { createPrometheusClient, type PrometheusClient } from '../server/fleet/prometheus-api.ts';
+import { aggregateRulesYaml } from '../server/fleet/rules/recording-rules.ts';
+import { GPUS_PER_HOST, writeClusterOpenMetrics, type SimHost } from '../test/fleet/cluster.ts';
+import { backfillRules, startPrometheus } from '../test/fleet/prometheus-harness.ts';
+
+const SCENARIOS = ['idle', 'small-kernels', 'memory-bound', 'compute-bound', 'data-starved', 'throttled'];
+const END_S = Date.UTC(2026, 10, 30, 12, 0, 0) / 1000;
+
+export interface RulesBenchRow {
+  gpus: number;
+  windowS: number;
+  /** Prometheus time, ms: the audit via the rules, via raw series, and the plain query. */
+  rulesMs: number;
+  rawMs: number;
+  plainMs: number;
+  /** Samples Prometheus read for each (its stats=all totalQueryableSamples). */
+  rulesSamples: number;
+  rawSamples: number;
+  plainSamples: number;
+  /** The path the rules audit reported (recording-rules, unless the rules failed to cover the window). */
+  path: string;
+  queriesRules: number;
+  queriesRaw: number;
+}
+
+/**
+ * A client that adds up the wall time with at least one query in flight, and the samples Prometheus read for them
+ * (`stats=all`: totalQueryableSamples, a count the machine's load does not change).
+ */
+function timedClient(url: string): { client: PrometheusClient; take(): { ms: number; samples: number } } {
+  let ms = 0;
+  let samples = 0;
+  let inFlight = 0;
+  let since = 0;
+  const timedFetch: typeof fetch = async (input, init) => {
+    if (inFlight++ === 0) since = performance.now();
+    try {
+      const withStats = typeof init?.body === 'string' ? { ...init, body: `${init.body}&stats=all` } : init;
+      const res = await fetch(input, withStats);
+      const body = await res.arrayBuffer();
+      try {
+        const stats = (
+          JSON.parse(Buffer.from(body).toString()) as {
+            data?: { stats?: { samples?: { totalQueryableSamples?: number } } };
+          }
+        ).data?.stats?.samples?.totalQueryableSamples;
+        samples += stats ?? 0;
+      } catch {
+        /* not JSON: counted as no samples */
+      }
+      return new Response(body, { status: res.status, headers: res.headers });
+    } finally {
+      if (--inFlight === 0) ms += performance.now() - since;
+    }
+  };
+  return {
+    client: createPrometheusClient({ url, fetchImpl: timedFetch, timeoutMs: 300_000 }),
+    take: () => {
+      const t = { ms, samples };
+      ms = 0;
+      samples = 0;
+      return t;
+    },
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Measures one cluster size over one window. */
+export async function benchRulesPath(gpus: number, windowS: number, log: (s: string) => void = console.error) {
+  const dir = mkdtempSync(join(tmpdir(), 'saturate-rules-bench-'));
+  try {
+    const hosts: SimHost[] = Array.from({ length: gpus / GPUS_PER_HOST }, (_, i) => ({
+      hostname: `gpu-${String(i).padStart(4, '0')}`,
+      phases: [{ fromMs: 0, scenario: SCENARIOS[i % SCENARIOS.length]! }],
+      labels: { namespace: `team-${i % 7}`, pod: `job-${i}` },
+    }));
+    const t0 = performance.now();
+    const file = join(dir, 'cluster.om');
+    await writeClusterOpenMetrics(file, hosts, (END_S - windowS) * 1000, END_S * 1000, 30_000);
+    const rules = join(dir, 'rules.yml');
+    writeFileSync(rules, aggregateRulesYaml());
+    const prom = await backfillRules(
+      await startPrometheus({ openMetricsFile: file }),
+      rules,
+      END_S - windowS,
+      END_S + 60,
+    );
+    log(
+      `rules bench ${gpus} GPUs, ${windowS / 3600} h: backfilled in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+    );
+    try {
+      const { client, take } = timedClient(prom.url);
+      const opts = { windowS, endS: END_S, pricePerGpuHour: null };
+      const samples: number[] = [];
+      const times = async (f: () => Promise<unknown>) => {
+        await f();
+        take();
+        const out: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          await f();
+          const t = take();
+          out.push(t.ms);
+          if (i === 0) samples.push(t.samples);
+        }
+        return median(out);
+      };
+      let path = '';
+      let queriesRules = 0;
+      let queriesRaw = 0;
+      const rulesMs = await times(async () => {
+        const r = await audit(client, { ...opts, recordingRules: true });
+        path = r.window.path;
+        queriesRules = r.queries;
+      });
+      const rawMs = await times(async () => {
+        queriesRaw = (await audit(client, { ...opts, recordingRules: false })).queries;
+      });
+      const plainMs = await times(() => client.query(`avg_over_time(DCGM_FI_DEV_GPU_UTIL[${windowS}s])`, END_S));
+      const [rulesSamples = 0, rawSamples = 0, plainSamples = 0] = samples;
+      const row: RulesBenchRow = {
+        gpus,
+        windowS,
+        rulesMs,
+        rawMs,
+        plainMs,
+        rulesSamples,
+        rawSamples,
+        plainSamples,
+        path,
+        queriesRules,
+        queriesRaw,
+      };
+      log(
+        `rules bench ${gpus} GPUs: rules ${rulesMs.toFixed(0)} ms, raw ${rawMs.toFixed(0)} ms, plain ${plainMs.toFixed(0)} ms`,
+      );
+      return row;
+    } finally {
+      await prom.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The rows as a Markdown table with the ratios. */
+export function rulesBenchMarkdown(rows: readonly RulesBenchRow[]): string {
+  const x = (a: number, b: number) => (b ? `${(a / b).toFixed(1)}×` : '–');
+  const m = (n: number) => `${(n / 1e6).toFixed(2)} M`;
+  return [
+    '| GPUs | window | audit via rules | audit via raw series | plain avg_over_time | time: rules ÷ plain, raw ÷ plain, raw ÷ rules | samples read: rules ÷ plain, raw ÷ plain, raw ÷ rules | path |',
+    '|---:|---:|---:|---:|---:|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.gpus} | ${r.windowS / 3600} h | ${r.rulesMs.toFixed(0)} ms, ${r.queriesRules} queries, ${m(r.rulesSamples)} samples | ${r.rawMs.toFixed(0)} ms, ${r.queriesRaw} queries, ${m(r.rawSamples)} samples | ${r.plainMs.toFixed(0)} ms, ${m(r.plainSamples)} samples | ${x(r.rulesMs, r.plainMs)}, ${x(r.rawMs, r.plainMs)}, ${x(r.rawMs, r.rulesMs)} | ${x(r.rulesSamples, r.plainSamples)}, ${x(r.rawSamples, r.plainSamples)}, ${x(r.rawSamples, r.rulesSamples)} | ${r.path} |`,
+    ),
+  ].join('\n');
+}
+
+if (import.meta.main) {
+  const [gpus = 64, hours = 24] = process.argv.slice(2).map(Number);
+  console.log(rulesBenchMarkdown([await benchRulesPath(gpus, hours * 3600)]));
+}

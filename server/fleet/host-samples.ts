@@ -1,0 +1,120 @@
+/**
+ * The hosts beside the GPUs, from node-exporter: per-core CPU busy share, load and memory, keyed by the host name
+ * node-exporter reports (`node_uname_info`). The per-core query is read in batches of node-exporter targets
+ * (batches.ts), as the GPUs are: a host of 128 cores sends 128 series.
+ */
+import type { HostSample } from '../../src/protocol/metrics.ts';
+import type { PrometheusClient, RangeSeries } from './prometheus-api.ts';
+import { readHostValue } from './readings.ts';
+import { readInBatches, targetBatches, withBatch } from './batches.ts';
+
+/** node-exporter's host name per instance (`node_uname_info`) at `atS`: one query. */
+export async function nodeNamesAt(client: PrometheusClient, atS: number): Promise<Map<string, string>> {
+  const series = await client.query('node_uname_info', atS);
+  return new Map(series.map((s) => [s.labels['instance'] ?? '', s.labels['nodename'] ?? '']));
+}
+
+/**
+ * Each host's CPU (per core, busy share over `rateWindowS`), load and memory from node-exporter, keyed by the
+ * host name node-exporter reports (`node_uname_info`, asked for at `endS` unless `nodeNames` is given), at the
+ * points of a range: the per-core CPU one query per batch of node-exporter targets (listed first), load and memory one
+ * query, host names one more unless `nodeNames` is given.
+ */
+export async function hostSamplesOver(
+  client: PrometheusClient,
+  startS: number,
+  endS: number,
+  stepS: number,
+  rateWindowS: number,
+  nodeNames?: Promise<Map<string, string>>,
+): Promise<Map<string, (HostSample | null)[]>> {
+  const range = (expr: string) => client.queryRange(expr, startS, endS, stepS);
+  const idle = 'node_cpu_seconds_total{mode="idle"}';
+  // In ms: a step that divides a window is not always whole seconds, and PromQL takes no fractional `…s`.
+  const rateWindow = `${Math.max(1, Math.round(rateWindowS * 1000))}ms`;
+  const [cpuSeries, hostSeries, nodeOf] = await Promise.all([
+    targetBatches(client, idle, startS, endS).then((bs) =>
+      readInBatches(
+        bs,
+        (b) => range(`1 - rate(node_cpu_seconds_total{${withBatch('mode="idle"', b)}}[${rateWindow}])`),
+        'host CPU',
+      ),
+    ),
+    range(`{__name__=~"${HOST_GAUGES.join('|')}"}`),
+    nodeNames ?? nodeNamesAt(client, endS),
+  ]);
+  return buildHostSamples(cpuSeries, hostSeries, nodeOf, timeline(startS, endS, stepS));
+}
+
+export const HOST_GAUGES = [
+  'node_load1',
+  'node_load5',
+  'node_load15',
+  'node_memory_MemTotal_bytes',
+  'node_memory_MemAvailable_bytes',
+];
+
+/**
+ * Host samples at `times` from per-core busy shares (`cpu`, 0–1, one series per core or per host) and the gauges.
+ * `cpuMean` (per instance, 0–1), where given, is the hosts' all-core mean; else the mean of `cpu`'s series.
+ */
+export function buildHostSamples(
+  cpu: RangeSeries[],
+  host: RangeSeries[],
+  nodeOf: Map<string, string>,
+  times: number[],
+  cpuMean: RangeSeries[] = [],
+): Map<string, (HostSample | null)[]> {
+  const byHost = new Map<
+    string,
+    { cores: Map<number, number>[]; gauges: Map<string, Map<number, number>>; mean?: Map<number, number> }
+  >();
+  const entry = (instance: string) => {
+    const name = nodeOf.get(instance) || instance.replace(/:\d+$/, '');
+    let e = byHost.get(name);
+    if (!e) byHost.set(name, (e = { cores: [], gauges: new Map() }));
+    return e;
+  };
+  const hostPoints = (s: RangeSeries) =>
+    new Map(
+      [...pointMap(s)].filter(([, v]) => readHostValue(s.labels['__name__'] ?? 'node-exporter', v).value !== null),
+    );
+  for (const s of cpu) entry(s.labels['instance'] ?? '').cores.push(hostPoints(s));
+  for (const s of host) entry(s.labels['instance'] ?? '').gauges.set(s.labels['__name__'] ?? '', hostPoints(s));
+  for (const s of cpuMean) entry(s.labels['instance'] ?? '').mean = hostPoints(s);
+  const out = new Map<string, (HostSample | null)[]>();
+  for (const [name, e] of byHost) {
+    out.set(
+      name,
+      times.map((t) => {
+        const perCore = e.cores.map((c) => c.get(t)).filter((v): v is number => v !== undefined);
+        const g = (n: string) => e.gauges.get(n)?.get(t);
+        const total = g('node_memory_MemTotal_bytes');
+        const avail = g('node_memory_MemAvailable_bytes');
+        if (!perCore.length || total === undefined || avail === undefined) return null;
+        const pct = perCore.map((v) => Math.min(100, Math.max(0, v * 100)));
+        const mean = e.mean?.get(t);
+        return {
+          cpuPct:
+            mean === undefined ? pct.reduce((a, b) => a + b, 0) / pct.length : Math.min(100, Math.max(0, mean * 100)),
+          perCorePct: pct,
+          load: { avg1: g('node_load1') ?? 0, avg5: g('node_load5') ?? 0, avg15: g('node_load15') ?? 0 },
+          mem: { totalBytes: total, usedBytes: Math.max(0, total - avail), availableBytes: avail },
+        };
+      }),
+    );
+  }
+  return out;
+}
+
+/** The points of a range query, from start to end every step (Prometheus aligns them the same way). */
+export function timeline(startS: number, endS: number, stepS: number): number[] {
+  // In whole ms, as Prometheus counts: a step such as 128.571 s summed in floats overshoots the end at 1.8e9 s.
+  const [startMs, endMs, stepMs] = [startS, endS, stepS].map((x) => Math.round(x * 1000)) as [number, number, number];
+  const out: number[] = [];
+  for (let t = startMs; t <= endMs; t += Math.max(1, stepMs)) out.push(t / 1000);
+  return out;
+}
+
+/** A series' points by time (s, to the ms). */
+export const pointMap = (s: RangeSeries) => new Map(s.points.map(([t, v]) => [Math.round(t * 1000) / 1000, v]));

@@ -1,0 +1,198 @@
+/**
+ * The window's segments read through the recording rules where they cover it, raw series where they do not.
+ *
+ * The rules (recording-rules.ts) hold every GPU's 1-minute means, GPU-Util's least and greatest reading, each
+ * clock event reason's share and each host's CPU. A segment's averages are then the mean of its 1-minute points: a
+ * 7-day audit reads ~10,000 points a series instead of ~40,000 scrapes, and no bitmask subquery. The engine decides
+ * every state from them as it does from raw series (steady.ts, then verdictsOf), hangs and stragglers included.
+ *
+ * Coverage: one query counts, per segment, the 1-minute GPU-Util points the rules hold (the most any GPU has). A
+ * segment with all of its minutes but one is read from the rules, any other from raw series (the rules began later
+ * than the window, stopped, or are not deployed): runs of neighbouring segments make one query each. Segments
+ * shorter than MIN_RULES_SEGMENT_MS (windows under about 2 h) are always raw: a mean of two points says little.
+ */
+import type { FleetHost } from '../collect.ts';
+import { hostsFromSeries, selectorMatchers } from '../collect.ts';
+import { buildHostSamples, HOST_GAUGES, hostSamplesOver, timeline } from '../host-samples.ts';
+import type { PrometheusClient } from '../prometheus-api.ts';
+import { collectSegments, promDuration, type SegmentPlan } from '../segments.ts';
+import { readInBatches, withBatch, type Batch, type OnBatch } from '../batches.ts';
+import {
+  RULE_INTERVAL_S,
+  RULE_MEANS,
+  RULE_NODE_CPU,
+  RULE_NODE_MAX_CORE,
+  RULE_UTIL_MAX,
+  RULE_UTIL_MIN,
+  SERIES_LABEL,
+  UTIL_SPREAD_SERIES,
+} from './names.ts';
+
+/** Where the window's hours were read from. */
+export type WindowPath = 'recording-rules' | 'raw' | 'mixed';
+
+/** The path the audit took, for the report. */
+export interface PathTaken {
+  path: WindowPath;
+  /** Seconds of the window read from the recording rules (0 on the raw path). */
+  rulesS: number;
+  /** The first and last instant of the window read from the rules, unix s; null when none was. */
+  rulesFromS: number | null;
+  rulesToS: number | null;
+}
+
+/** One run of neighbouring segments, read one way: its hosts, its part of the plan, and its end. */
+export interface SegmentRun {
+  hosts: FleetHost[];
+  plan: SegmentPlan;
+  endS: number;
+  fromRules: boolean;
+}
+
+/** The shortest segment read from the rules: four of their points. */
+export const MIN_RULES_SEGMENT_MS = 4 * RULE_INTERVAL_S * 1000;
+
+export interface WindowOptions {
+  selector: string | undefined;
+  endS: number;
+  plan: SegmentPlan;
+  /** The scrape interval the raw path assumes (segments.ts). */
+  scrapeS: number;
+  nodeNames: Promise<Map<string, string>>;
+  batches: Promise<Batch[]>;
+  onBatch?: OnBatch | undefined;
+  /** False: raw series only, whatever the rules hold. */
+  rules: boolean;
+}
+
+/**
+ * Which segments (oldest first) the rules cover: all their minutes but one.
+ * @example coveredSegments([10, 51, 52], 3_085_714, 3_085_722) // [false, true, true]
+ */
+export function coveredSegments(
+  minutes: readonly (number | undefined)[],
+  segmentMs: number,
+  oldestMs: number,
+): boolean[] {
+  return minutes.map((n, i) => {
+    const whole = Math.floor((i === 0 ? oldestMs : segmentMs) / (RULE_INTERVAL_S * 1000));
+    return n !== undefined && n >= Math.max(1, whole - 1);
+  });
+}
+
+/** Neighbouring segments read the same way, as [first, last] index pairs (oldest first). */
+export function runsOf(covered: readonly boolean[]): { from: number; to: number; rules: boolean }[] {
+  const out: { from: number; to: number; rules: boolean }[] = [];
+  covered.forEach((c, i) => {
+    const last = out[out.length - 1];
+    if (last && last.rules === c) last.to = i;
+    else out.push({ from: i, to: i, rules: c });
+  });
+  return out;
+}
+
+/** The part of `plan` from segment `from` to `to` (oldest first), and where it ends. */
+export function subPlan(
+  plan: SegmentPlan,
+  endS: number,
+  from: number,
+  to: number,
+): { plan: SegmentPlan; endS: number } {
+  return {
+    plan: { count: to - from + 1, segmentMs: plan.segmentMs, oldestMs: from === 0 ? plan.oldestMs : plan.segmentMs },
+    endS: (Math.round(endS * 1000) - (plan.count - 1 - to) * plan.segmentMs) / 1000,
+  };
+}
+
+/** Per segment (oldest first), the most 1-minute GPU-Util points any GPU has in the rules; one query. */
+async function ruleMinutes(
+  client: PrometheusClient,
+  user: string,
+  plan: SegmentPlan,
+  endS: number,
+): Promise<(number | undefined)[]> {
+  const stepS = plan.segmentMs / 1000;
+  const first = (Math.round(endS * 1000) - (plan.count - 1) * plan.segmentMs) / 1000;
+  const sel = [`${SERIES_LABEL}="DCGM_FI_DEV_GPU_UTIL"`, user].filter(Boolean).join(', ');
+  const r = await client.queryRange(
+    `max(count_over_time(${RULE_MEANS}{${sel}}[${promDuration(plan.segmentMs)}]))`,
+    first,
+    endS,
+    stepS,
+  );
+  const at = new Map((r[0]?.points ?? []).map(([t, v]) => [Math.round(t * 1000), v]));
+  return timeline(first, endS, stepS).map((t) => at.get(Math.round(t * 1000)));
+}
+
+/** One run's segments from the rules: the GPUs' means and spreads per batch of hosts, the hosts' CPU. */
+async function readRules(
+  client: PrometheusClient,
+  user: string,
+  plan: SegmentPlan,
+  endS: number,
+  o: WindowOptions,
+): Promise<FleetHost[]> {
+  const stepS = plan.segmentMs / 1000;
+  const first = (Math.round(endS * 1000) - (plan.count - 1) * plan.segmentMs) / 1000;
+  const range = promDuration(plan.segmentMs);
+  const q = (expr: string) => client.queryRange(expr, first, endS, stepS);
+  const expr = (b: Batch) => {
+    const sel = `{${withBatch(user, b)}}`;
+    return [
+      `avg_over_time(${RULE_MEANS}${sel}[${range}])`,
+      `min_over_time(${RULE_UTIL_MIN}${sel}[${range}])`,
+      `max_over_time(${RULE_UTIL_MAX}${sel}[${range}])`,
+      // The 90th percentile of the minutes' greatest readings: the engine's own is a minute's greatest (≤ 10 scrapes).
+      `label_replace(quantile_over_time(0.9, ${RULE_UTIL_MAX}${sel}[${range}]), "${SERIES_LABEL}", "${UTIL_SPREAD_SERIES.p90}", "", "")`,
+    ].join(' or ');
+  };
+  const [series, cpuMean, maxCore, gauges, nodeOf] = await Promise.all([
+    o.batches.then((bs) => readInBatches(bs, (b) => q(expr(b)), 'window (recording rules)', o.onBatch)),
+    q(`avg_over_time(${RULE_NODE_CPU}[${range}])`),
+    q(`avg_over_time(${RULE_NODE_MAX_CORE}[${range}])`),
+    q(`{__name__=~"${HOST_GAUGES.join('|')}"}`),
+    o.nodeNames,
+  ]);
+  for (const s of series) s.labels['__name__'] = s.labels[SERIES_LABEL] ?? '';
+  // Hosts without the node rules (node-exporter rules not deployed) are read raw.
+  const hosts = maxCore.length
+    ? buildHostSamples(maxCore, gauges, nodeOf, timeline(first, endS, stepS), cpuMean)
+    : await hostSamplesOver(client, first, endS, stepS, stepS, o.nodeNames);
+  return hostsFromSeries(series, first, endS, stepS, hosts);
+}
+
+/** The window's segments, each run from the rules or raw, and the path taken. */
+export async function windowSegments(
+  client: PrometheusClient,
+  o: WindowOptions,
+): Promise<{ runs: SegmentRun[]; taken: PathTaken }> {
+  const user = selectorMatchers(o.selector);
+  const { plan, endS } = o;
+  const usable = o.rules && plan.segmentMs >= MIN_RULES_SEGMENT_MS;
+  const covered = usable
+    ? coveredSegments(await ruleMinutes(client, user, plan, endS), plan.segmentMs, plan.oldestMs)
+    : new Array<boolean>(plan.count).fill(false);
+  const runs = await Promise.all(
+    runsOf(covered).map(async (r): Promise<SegmentRun> => {
+      const part = subPlan(plan, endS, r.from, r.to);
+      const hosts = r.rules
+        ? await readRules(client, user, part.plan, part.endS, o)
+        : await collectSegments(client, o.selector, part.endS, part.plan, o.scrapeS, o.nodeNames, o.batches, o.onBatch);
+      return { hosts, ...part, fromRules: r.rules };
+    }),
+  );
+  return { runs, taken: pathTaken(runs) };
+}
+
+/** What the runs read, for the report. */
+export function pathTaken(runs: readonly Omit<SegmentRun, 'hosts'>[]): PathTaken {
+  const rules = runs.filter((r) => r.fromRules);
+  const seconds = (r: Omit<SegmentRun, 'hosts'>) => (r.plan.oldestMs + (r.plan.count - 1) * r.plan.segmentMs) / 1000;
+  const rulesS = rules.reduce((a, r) => a + seconds(r), 0);
+  return {
+    path: rules.length === 0 ? 'raw' : rules.length === runs.length ? 'recording-rules' : 'mixed',
+    rulesS,
+    rulesFromS: rules.length ? Math.min(...rules.map((r) => r.endS - seconds(r))) : null,
+    rulesToS: rules.length ? Math.max(...rules.map((r) => r.endS)) : null,
+  };
+}

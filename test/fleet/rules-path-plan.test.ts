@@ -1,0 +1,61 @@
+/**
+ * How the window is split between the recording rules and raw series (server/fleet/rules/rules-path.ts), without
+ * Prometheus: which segments the rules cover, the runs read each way, and that the runs still add up to the window.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { coveredSegments, pathTaken, runsOf, subPlan } from '../../server/fleet/rules/rules-path.ts';
+import { segmentHours, segmentPlan } from '../../server/fleet/segments.ts';
+
+describe('coveredSegments', () => {
+  test('a segment is covered with all its minutes but one; fewer, or none, is raw', () => {
+    // 24 h: segments of 51 min 25.7 s, so 51 whole minutes: 50 points are enough, 49 are not.
+    const p = segmentPlan(86_400, 15);
+    expect(coveredSegments([49, 50, 52, undefined], p.segmentMs, p.oldestMs)).toEqual([false, true, true, false]);
+  });
+});
+
+describe('runs of segments', () => {
+  test('rules that began late, or stopped and came back, give runs read each way, in order', () => {
+    expect(runsOf([false, false, true, true])).toEqual([
+      { from: 0, to: 1, rules: false },
+      { from: 2, to: 3, rules: true },
+    ]);
+    expect(runsOf([true, false, true]).map((r) => r.rules)).toEqual([true, false, true]);
+  });
+
+  test('whatever the runs, their segments add up to the window and stand for the same hours', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 3600, max: 30 * 86_400 }),
+        fc.array(fc.boolean(), { minLength: 28, maxLength: 28 }),
+        (windowS, flags) => {
+          const endS = 1_800_000_000;
+          const plan = segmentPlan(windowS, 15);
+          const runs = runsOf(flags.slice(0, plan.count)).map((r) => ({
+            ...subPlan(plan, endS, r.from, r.to),
+            fromRules: r.rules,
+          }));
+          const ms = runs.reduce((a, r) => a + r.plan.oldestMs + (r.plan.count - 1) * r.plan.segmentMs, 0);
+          expect(ms).toBe(windowS * 1000);
+          expect(runs.at(-1)!.endS).toBe(endS);
+          // Each run's segments are the plan's own, stamped at the same ends with the same hours.
+          const hours = runs.flatMap((r) =>
+            Array.from({ length: r.plan.count }, (_, i) => {
+              const at = Math.round(r.endS * 1000) - (r.plan.count - 1 - i) * r.plan.segmentMs;
+              return segmentHours(r.plan, r.endS, at);
+            }),
+          );
+          const whole = Array.from({ length: plan.count }, (_, i) =>
+            segmentHours(plan, endS, endS * 1000 - (plan.count - 1 - i) * plan.segmentMs),
+          );
+          expect(hours).toEqual(whole);
+          const taken = pathTaken(runs);
+          expect(taken.path).toBe(
+            runs.every((r) => r.fromRules) ? 'recording-rules' : runs.some((r) => r.fromRules) ? 'mixed' : 'raw',
+          );
+        },
+      ),
+    );
+  });
+});
