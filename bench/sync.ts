@@ -1,7 +1,7 @@
 /**
  * Sync server speed (issue #24 item 9, server side), on SQLite and on PostgreSQL:
- * - accounts × events generated straight through the storage interface (`store.push`, 5,000 per call) with
- *   random bytes as ciphertext (what AES-GCM output looks like: incompressible), ~150-byte events;
+ * - accounts × events generated inside the database (`sync-generate.ts`): three accounts of real sealed answer
+ *   events (~254-byte envelopes, AES-GCM), the rest rows of the same column lengths made by SQL;
  * - a new device's first sync of one account's events over HTTP (pages of 5,000): wall time seen by the
  *   client, the server's own time (Server-Timing), bytes on the wire without and with gzip;
  * - incremental sync (push 10 events, pull what is new) with 200 concurrent clients, each syncing 10 times
@@ -9,71 +9,21 @@
  * - database size per 10,000 events.
  * The server runs in its own process (this file with `--serve`), rate limits off, so the clients' work does
  * not share its event loop.
- * Usage: node bench/sync.ts [--accounts=N] [--events=N] [--clients=N] [--only=sqlite|postgres]
+ * Usage: node bench/sync.ts [--accounts=N] [--events=N] [--clients=N] [--only=sqlite|postgres] [--keep=DIR]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UNLIMITED } from '../server/sync/limits.ts';
-import { openStore, startSyncServer } from '../server/sync/server.ts';
+import { startSyncServer } from '../server/sync/server.ts';
+import { generate, sealedEvents } from './sync-generate.ts';
 import { SQLITE_FILE } from '../server/sync/sqlite.ts';
-import type { SyncItem } from '../src/protocol/sync.ts';
 
 const ORIGIN = 'http://localhost:4321';
-/** Plaintext bytes of one event (ids, card, question, answer, time as JSON) before AES-GCM adds 16. */
-const EVENT_PLAINTEXT = 150;
-
-/** Fake ciphertext items: ids and data random, sized like sealed events. */
-function items(n: number, kind: SyncItem['kind'] = 'event'): SyncItem[] {
-  const ids = randomBytes(16 * n);
-  const ivs = randomBytes(12 * n);
-  const data = randomBytes((EVENT_PLAINTEXT + 16) * n);
-  return Array.from({ length: n }, (_, i) => ({
-    id: ids.subarray(i * 16, i * 16 + 16).toString('base64url'),
-    kind,
-    iv: ivs.subarray(i * 12, i * 12 + 12).toString('base64url'),
-    data: data.subarray(i * 166, i * 166 + 166).toString('base64url'),
-  }));
-}
-
-const sha = (s: string) => createHash('sha256').update(s).digest('base64url');
 const pct = (xs: number[], p: number) =>
   xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
-
-/** Generates `accounts` accounts of `events` events each; returns one session token per account. */
-async function generate(
-  where: { data?: string; database?: string },
-  accounts: number,
-  events: number,
-  log: (s: string) => void,
-) {
-  const store = await openStore(where);
-  const tokens: string[] = [];
-  const t0 = performance.now();
-  for (let a = 0; a < accounts; a++) {
-    const id = randomBytes(16).toString('base64url');
-    await store.createAccount({
-      id,
-      recoveryHash: sha(id),
-      recoveryWrapped: { iv: 'A'.repeat(16), data: 'A'.repeat(64) },
-      credential: { id: randomBytes(16).toString('base64url'), publicKey: 'AA', counter: 0, transports: [] },
-      quotaBytes: 1 << 30,
-      now: Date.now(),
-    });
-    const token = randomBytes(32).toString('base64url');
-    await store.createSession(sha(token), id, Date.now(), Date.now() + 86_400_000);
-    tokens.push(token);
-    for (let done = 0; done < events; done += 5000)
-      await store.push(id, items(Math.min(5000, events - done)), [], Date.now());
-    if ((a + 1) % Math.max(1, Math.floor(accounts / 10)) === 0)
-      log(`  ${a + 1}/${accounts} accounts (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-  }
-  await store.close();
-  return { tokens, seconds: (performance.now() - t0) / 1000 };
-}
 
 /** Connections the server reset under load (each retried once, and counted in the report). */
 let resets = 0;
@@ -90,40 +40,52 @@ async function call(agent: Agent, url: string, method: string, token: string, bo
 }
 
 function call1(agent: Agent, url: string, method: string, token: string, body?: string, gzip = false) {
-  return new Promise<{ status: number; bytes: number; text: string; serverMs: number; ms: number }>(
-    (resolve, reject) => {
-      const t0 = performance.now();
-      const req = request(
-        url,
-        {
-          method,
-          agent,
-          headers: {
-            authorization: `Bearer ${token}`,
-            ...(gzip ? { 'accept-encoding': 'gzip' } : {}),
-            ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
-          },
+  return new Promise<{
+    status: number;
+    bytes: number;
+    text: string;
+    serverMs: number;
+    phases: Record<string, number>;
+    ms: number;
+  }>((resolve, reject) => {
+    const t0 = performance.now();
+    const req = request(
+      url,
+      {
+        method,
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(gzip ? { 'accept-encoding': 'gzip' } : {}),
+          ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
         },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (b: Buffer) => chunks.push(b));
-          res.on('end', () => {
-            const raw = Buffer.concat(chunks);
-            const timing = /dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''));
-            resolve({
-              status: res.statusCode ?? 0,
-              bytes: raw.length,
-              text: gzip ? '' : raw.toString(),
-              serverMs: timing ? Number(timing[1]) : NaN,
-              ms: performance.now() - t0,
-            });
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (b: Buffer) => chunks.push(b));
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          const timing = /dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''));
+          const phases = Object.fromEntries(
+            [...String(res.headers['server-timing'] ?? '').matchAll(/(\w+);dur=([\d.]+)/g)].map((m) => [
+              m[1]!,
+              Number(m[2]),
+            ]),
+          );
+          resolve({
+            status: res.statusCode ?? 0,
+            bytes: raw.length,
+            text: gzip ? '' : raw.toString(),
+            serverMs: timing ? Number(timing[1]) : NaN,
+            phases,
+            ms: performance.now() - t0,
           });
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    },
-  );
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** Starts this file with --serve in a child process; resolves with its URL. */
@@ -170,7 +132,13 @@ async function benchOne(
   log: (s: string) => void,
 ): Promise<SyncBenchRow> {
   log(`sync bench on ${db}: generating ${opts.accounts} accounts × ${opts.events} events`);
-  const { tokens, seconds } = await generate(where, opts.accounts, opts.events, log);
+  // --keep=DIR (SQLite): the generated database and its tokens stay in DIR, and a later run reuses them.
+  const saved = where.data && join(where.data, 'bench-tokens.json');
+  const { tokens, seconds } =
+    saved && existsSync(saved)
+      ? (JSON.parse(readFileSync(saved, 'utf8')) as { tokens: string[]; seconds: number })
+      : await generate(where, opts.accounts, opts.events, log);
+  if (saved) writeFileSync(saved, JSON.stringify({ tokens, seconds }));
   const { url, child } = await serve(where.database ? ['--database', where.database] : ['--data', where.data!]);
   const agent = new Agent({ keepAlive: true, maxSockets: opts.clients });
   try {
@@ -200,23 +168,38 @@ async function benchOne(
     }));
     const lat: number[] = [];
     const serverLat: number[] = [];
+    const phases: Record<string, number[]> = {};
     await Promise.all(
       clients.map(async (c) => {
         for (let round = 0; round < 10; round++) {
           // Devices sync now and then, not back to back: each waits 0–1 s (uniform) before its next sync.
           await new Promise((r) => setTimeout(r, Math.random() * 1000));
           const t0 = performance.now();
-          const p = await call(agent, `${url}/v1/push`, 'POST', c.token, JSON.stringify({ items: items(10) }));
+          const p = await call(agent, `${url}/v1/push`, 'POST', c.token, JSON.stringify({ items: sealedEvents(10) }));
           const q = await call(agent, `${url}/v1/pull?after=${c.cursor}&limit=5000`, 'GET', c.token);
           if (p.status !== 200 || q.status !== 200)
             throw new Error(`incremental sync: ${p.status} ${q.status} ${q.text}`);
           c.cursor = (JSON.parse(q.text) as { cursor: string }).cursor;
           lat.push(performance.now() - t0);
           serverLat.push(p.serverMs + q.serverMs);
+          for (const [name, r] of [
+            ['push', p],
+            ['pull', q],
+          ] as const) {
+            const named = Object.entries(r.phases).filter(([k]) => k !== 'app');
+            for (const [k, ms] of named) (phases[`${name} ${k}`] ??= []).push(ms);
+            // What the server's time holds besides its phases: waiting for the event loop, JSON out, headers.
+            (phases[`${name} rest`] ??= []).push(r.serverMs - named.reduce((t, [, ms]) => t + ms, 0));
+          }
         }
       }),
     );
     if (resets) log(`  ${resets} connections reset and retried`);
+    log(
+      `  server phases p50 / p99 (ms): ${Object.entries(phases)
+        .map(([k, xs]) => `${k} ${pct(xs, 0.5).toFixed(1)} / ${pct(xs, 0.99).toFixed(1)}`)
+        .join('; ')}`,
+    );
     const totalEvents = opts.accounts * opts.events + opts.clients * 100;
     return {
       db,
@@ -245,13 +228,14 @@ const MB = 1024 * 1024;
 
 /** Runs the bench on SQLite and on PostgreSQL (started by the test harness); returns rows and Markdown. */
 export async function benchSync(
-  opts: { accounts?: number; events?: number; clients?: number; only?: string } = {},
+  opts: { accounts?: number; events?: number; clients?: number; only?: string; keep?: string } = {},
   log: (s: string) => void = console.error,
 ) {
   const o = { accounts: opts.accounts ?? 100, events: opts.events ?? 10_000, clients: opts.clients ?? 200 };
   const rows: SyncBenchRow[] = [];
   if (!opts.only || opts.only === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-sync-'));
+    const dir = opts.keep ?? mkdtempSync(join(tmpdir(), 'bench-sync-'));
+    mkdirSync(dir, { recursive: true });
     try {
       const file = join(dir, SQLITE_FILE);
       const size = () =>
@@ -259,7 +243,7 @@ export async function benchSync(
       rows.push(await benchOne('SQLite', { data: dir }, size, o, log));
       log(JSON.stringify(rows.at(-1)));
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      if (!opts.keep) rmSync(dir, { recursive: true, force: true });
     }
   }
   if (!opts.only || opts.only === 'postgres') {
@@ -313,6 +297,7 @@ if (process.argv.includes('--serve')) {
     ...(num('events') ? { events: num('events')! } : {}),
     ...(num('clients') ? { clients: num('clients')! } : {}),
     ...(flag('only') ? { only: flag('only')! } : {}),
+    ...(flag('keep') ? { keep: flag('keep')! } : {}),
   });
   console.log(markdown);
 }

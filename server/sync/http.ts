@@ -7,7 +7,29 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 
 /** Hono's environment for the sync server: Node bindings, and the signed-in account once the session passed. */
-export type SyncEnv = { Bindings: HttpBindings; Variables: { accountId: string; tokenHash: string } };
+/** `phases`: ms per phase of this request (session lookup, body, database), sent in Server-Timing. */
+export type SyncEnv = {
+  Bindings: HttpBindings;
+  Variables: { accountId: string; tokenHash: string; phases: Record<string, number> };
+};
+
+/**
+ * Runs `fn`, adding its ms to the request's phase `name` (reported in Server-Timing after `app`).
+ * @example const id = await timed(c, 'auth', () => store.findSession(hash, now));
+ */
+export async function timed<T>(
+  c: { get(k: 'phases'): Record<string, number> },
+  name: string,
+  fn: () => T | Promise<T>,
+) {
+  const t0 = performance.now();
+  try {
+    return await fn();
+  } finally {
+    const phases = c.get('phases');
+    phases[name] = (phases[name] ?? 0) + performance.now() - t0;
+  }
+}
 
 /** The statuses the protocol names. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500;

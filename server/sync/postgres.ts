@@ -7,7 +7,6 @@
 import pg from 'pg';
 import { WrappedKeySchema, type StoredItem, type SyncItem, type WrappedKey } from '../../src/protocol/sync.ts';
 import {
-  itemBytes,
   QuotaError,
   SCHEMA,
   uniqueById,
@@ -21,6 +20,50 @@ import {
 pg.types.setTypeParser(20, (v) => Number(v));
 
 const wrapped = (text: unknown): WrappedKey => WrappedKeySchema.parse(JSON.parse(String(text)));
+/** The SQLSTATE `sync_push` raises when a push would pass the quota (class 'SQ': ours). */
+const QUOTA_SQLSTATE = 'SQ001';
+
+/**
+ * A push in one round trip (before: BEGIN, lock, known ids, insert, update, COMMIT: six). Same steps as the
+ * SQLite store: lock the account's row (concurrent pushes to it wait here, so seqs follow commit order), drop
+ * record versions, count the new items' bytes against the quota (over it: raise, and the statement stores
+ * nothing), insert the new items with the next seqs, update the account. Each statement inside a plpgsql
+ * function takes a fresh snapshot, so the id check sees what a push that held the lock before committed.
+ */
+const PUSH_FUNCTION = `CREATE OR REPLACE FUNCTION sync_push(p_account text, p_ids text[], p_kinds text[], p_keys text[],
+  p_ivs text[], p_data text[], p_drop text[], p_now bigint,
+  OUT o_accepted int, OUT o_dropped int, OUT o_used bigint, OUT o_quota bigint) LANGUAGE plpgsql AS $fn$
+DECLARE
+  a record;
+  freed bigint := 0;
+  added bigint := 0;
+BEGIN
+  SELECT next_seq, used_bytes, quota_bytes FROM accounts WHERE id = p_account FOR UPDATE INTO a;
+  IF NOT FOUND THEN RAISE EXCEPTION 'account vanished'; END IF;
+  o_dropped := 0;
+  IF cardinality(p_drop) > 0 THEN
+    WITH d AS (DELETE FROM items WHERE account_id = p_account AND id = ANY(p_drop) AND kind = 'record'
+      RETURNING length(id) + length(iv) + length(data) + coalesce(length(key), 0) AS b)
+    SELECT count(*), coalesce(sum(b), 0) FROM d INTO o_dropped, freed;
+  END IF;
+  SELECT count(*), coalesce(sum(length(i.id) + length(i.iv) + length(i.data) + coalesce(length(i.key), 0)), 0)
+    FROM unnest(p_ids, p_ivs, p_data, p_keys) AS i(id, iv, data, key)
+    WHERE NOT EXISTS (SELECT 1 FROM items x WHERE x.account_id = p_account AND x.id = i.id) INTO o_accepted, added;
+  o_used := a.used_bytes - freed + added;
+  o_quota := a.quota_bytes;
+  IF o_used > a.quota_bytes THEN
+    RAISE EXCEPTION USING ERRCODE = '${QUOTA_SQLSTATE}', MESSAGE = 'over quota', DETAIL = (a.used_bytes - freed) || ' ' || added || ' ' || a.quota_bytes;
+  END IF;
+  INSERT INTO items (account_id, id, seq, kind, key, iv, data)
+    SELECT p_account, i.id, a.next_seq + row_number() OVER (ORDER BY i.ord) - 1, i.kind, i.key, i.iv, i.data
+    FROM unnest(p_ids, p_kinds, p_keys, p_ivs, p_data) WITH ORDINALITY AS i(id, kind, key, iv, data, ord)
+    WHERE NOT EXISTS (SELECT 1 FROM items x WHERE x.account_id = p_account AND x.id = i.id);
+  UPDATE accounts SET next_seq = a.next_seq + o_accepted, used_bytes = o_used,
+    last_push_at = CASE WHEN o_accepted > 0 OR o_dropped > 0 THEN p_now ELSE last_push_at END
+    WHERE id = p_account;
+END
+$fn$`;
+
 /** An arbitrary constant: the advisory lock that serialises schema creation. */
 const SCHEMA_LOCK = 7_311_024;
 
@@ -38,6 +81,7 @@ export async function openPostgresStore(url: string, poolSize = 20): Promise<Syn
   try {
     await client.query('SELECT pg_advisory_lock($1)', [SCHEMA_LOCK]);
     for (const sql of SCHEMA) await client.query(sql);
+    await client.query(PUSH_FUNCTION);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [SCHEMA_LOCK]).catch(() => {});
     client.release();
@@ -156,70 +200,36 @@ export async function openPostgresStore(url: string, poolSize = 20): Promise<Syn
       await pool.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
     },
     async push(accountId, items: readonly SyncItem[], drop, now): Promise<PushOutcome> {
-      return tx(async (c) => {
-        // The row lock: a concurrent push to this account (from any process) waits here until this one commits.
-        const a = (
-          await c.query(
-            'SELECT next_seq, used_bytes, quota_bytes, last_push_at FROM accounts WHERE id = $1 FOR UPDATE',
-            [accountId],
-          )
-        ).rows[0] as { next_seq: number; used_bytes: number; quota_bytes: number } | undefined;
-        if (!a) throw new Error('account vanished');
-        let used = a.used_bytes;
-        let dropped = 0;
-        if (drop.length) {
-          const d = await c.query(
-            `DELETE FROM items WHERE account_id = $1 AND id = ANY($2) AND kind = 'record'
-             RETURNING length(id) + length(iv) + length(data) + coalesce(length(key), 0) AS bytes`,
-            [accountId, drop],
-          );
-          dropped = d.rowCount ?? 0;
-          for (const r of d.rows as { bytes: number }[]) used -= Number(r.bytes);
-        }
-        const unique = uniqueById(items);
-        const known = new Set(
-          unique.length
-            ? (
-                (
-                  await c.query('SELECT id FROM items WHERE account_id = $1 AND id = ANY($2)', [
-                    accountId,
-                    unique.map((i) => i.id),
-                  ])
-                ).rows as { id: string }[]
-              ).map((r) => r.id)
-            : [],
-        );
-        const fresh = unique.filter((i) => !known.has(i.id));
-        const bytes = fresh.reduce((s, i) => s + itemBytes(i), 0);
-        if (used + bytes > a.quota_bytes) throw new QuotaError(used, bytes, a.quota_bytes);
-        const seq0 = a.next_seq;
-        if (fresh.length)
-          await c.query(
-            `INSERT INTO items (account_id, id, seq, kind, key, iv, data)
-             SELECT $1::text, * FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[])`,
-            [
-              accountId,
-              fresh.map((i) => i.id),
-              fresh.map((_, n) => seq0 + n),
-              fresh.map((i) => i.kind),
-              fresh.map((i) => i.key ?? null),
-              fresh.map((i) => i.iv),
-              fresh.map((i) => i.data),
-            ],
-          );
-        used += bytes;
-        await c.query(
-          'UPDATE accounts SET next_seq = $1, used_bytes = $2, last_push_at = CASE WHEN $3 THEN $4 ELSE last_push_at END WHERE id = $5',
-          [seq0 + fresh.length, used, fresh.length > 0 || dropped > 0, now, accountId],
-        );
+      // One round trip: `sync_push` (PUSH_FUNCTION) runs the whole push as one statement, so one transaction.
+      const fresh = uniqueById(items);
+      try {
+        const r = (
+          await pool.query('SELECT * FROM sync_push($1, $2, $3, $4, $5, $6, $7, $8)', [
+            accountId,
+            fresh.map((i) => i.id),
+            fresh.map((i) => i.kind),
+            fresh.map((i) => i.key ?? null),
+            fresh.map((i) => i.iv),
+            fresh.map((i) => i.data),
+            [...drop],
+            now,
+          ])
+        ).rows[0] as { o_accepted: number; o_dropped: number; o_used: number; o_quota: number };
         return {
-          accepted: fresh.length,
-          duplicates: items.length - fresh.length,
-          dropped,
-          usedBytes: used,
-          quotaBytes: a.quota_bytes,
+          accepted: r.o_accepted,
+          duplicates: items.length - r.o_accepted,
+          dropped: r.o_dropped,
+          usedBytes: Number(r.o_used),
+          quotaBytes: Number(r.o_quota),
         };
-      });
+      } catch (e) {
+        const err = e as { code?: string; detail?: string };
+        if (err.code === QUOTA_SQLSTATE) {
+          const [used, bytes, quota] = (err.detail ?? '').split(' ').map(Number) as [number, number, number];
+          throw new QuotaError(used, bytes, quota);
+        }
+        throw e;
+      }
     },
     async pull(accountId, after, limit) {
       // One query, one pooled connection: the items after the cursor and the account's last seq.

@@ -1,0 +1,84 @@
+/**
+ * A push on both stores, straight through `SyncStore`: PostgreSQL runs it as one statement (`sync_push`), SQLite
+ * as a transaction of several; both must count duplicates, drop record versions, keep the quota (a push over it
+ * stores nothing, drops included) and hand out seqs in order.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openPostgresStore } from '../../server/sync/postgres.ts';
+import { openSqliteStore } from '../../server/sync/sqlite.ts';
+import { QuotaError, type SyncStore } from '../../server/sync/store.ts';
+import type { SyncItem } from '../../src/protocol/sync.ts';
+import { POSTGRES_TEST_LIMITS, startPostgres, type RunningPostgres } from './postgres-harness.ts';
+
+vi.setConfig(POSTGRES_TEST_LIMITS);
+let db: RunningPostgres;
+beforeAll(async () => {
+  db = await startPostgres();
+});
+afterAll(async () => db?.stop());
+
+const item = (n: number, record = false): SyncItem => ({
+  id: `item-${String(n).padStart(17, '0')}`,
+  kind: record ? 'record' : 'event',
+  ...(record ? { key: 'k'.repeat(22) } : {}),
+  iv: 'i'.repeat(16),
+  data: 'd'.repeat(62),
+});
+/** Bytes of one item as the quota counts them: 22 + 16 + 62 (+ 22 for a record's key). */
+const EVENT = 22 + 16 + 62;
+const RECORD = EVENT + 22;
+
+const stores: [string, () => Promise<SyncStore>][] = [
+  ['SQLite', () => openSqliteStore(mkdtempSync(join(tmpdir(), 'sync-push-')))],
+  ['PostgreSQL', () => openPostgresStore(db.url)],
+];
+
+describe.each(stores)('a push on %s', (_name, open) => {
+  it('counts duplicates, drops record versions, refuses a push over the quota whole, and numbers seqs in order', async () => {
+    const store = await open();
+    try {
+      const id = `acct-${Math.random().toString(36).slice(2)}`;
+      await store.createAccount({
+        id,
+        recoveryHash: id,
+        recoveryWrapped: { iv: 'A'.repeat(16), data: 'A'.repeat(64) },
+        credential: { id: `cred-${id}`, publicKey: 'AA', counter: 0, transports: [] },
+        quotaBytes: 3 * EVENT + RECORD,
+        now: 1,
+      });
+      expect(await store.push(id, [item(1), item(2), item(1), item(3, true)], [], 2)).toEqual({
+        accepted: 3,
+        duplicates: 1,
+        dropped: 0,
+        usedBytes: 2 * EVENT + RECORD,
+        quotaBytes: 3 * EVENT + RECORD,
+      });
+      // Two new events would pass the quota even with the record dropped: nothing happens, not even the drop.
+      const over = await store.push(id, [item(4), item(5), item(6)], [item(3).id], 3).catch((e: unknown) => e);
+      expect(over).toBeInstanceOf(QuotaError);
+      expect(over).toMatchObject({ usedBytes: 2 * EVENT, pushBytes: 3 * EVENT, quotaBytes: 3 * EVENT + RECORD });
+      expect((await store.status(id, 3)).items).toBe(3);
+      // Dropping the record makes room for two events; an event id in `drop` is not dropped (events stay).
+      expect(await store.push(id, [item(4), item(5)], [item(3).id, item(1).id], 4)).toMatchObject({
+        accepted: 2,
+        duplicates: 0,
+        dropped: 1,
+        usedBytes: 4 * EVENT,
+      });
+      const pulled = await store.pull(id, 0, 100);
+      expect(pulled.items.map((i) => [i.id, i.seq])).toEqual([
+        [item(1).id, 1],
+        [item(2).id, 2],
+        [item(4).id, 4],
+        [item(5).id, 5],
+      ]);
+      expect(pulled.last).toBe(5);
+      expect((await store.status(id, 4)).lastPushAt).toBe(4);
+    } finally {
+      await store.close();
+    }
+  });
+});
