@@ -3,7 +3,7 @@
  * served on 127.0.0.1 on a free port from a temporary data folder, stopped and removed by `stop()`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +40,8 @@ export interface RunningPrometheus {
 export async function startPrometheus(
   opts: {
     openMetricsFile?: string;
+    /** A data folder already backfilled (test/fleet/independent): copied in, so the original stays as it is. */
+    blocksDir?: string;
     config?: string;
     /** Require basic auth (Prometheus's own `--web.config.file`): the user, the password and its bcrypt hash. */
     basicAuth?: { user: string; password: string; bcrypt: string };
@@ -47,6 +49,7 @@ export async function startPrometheus(
 ): Promise<RunningPrometheus> {
   const dir = mkdtempSync(join(tmpdir(), 'saturate-prom-'));
   const data = join(dir, 'data');
+  if (opts.blocksDir) cpSync(opts.blocksDir, data, { recursive: true });
   if (opts.openMetricsFile) {
     const r = spawnSync(
       'promtool',
