@@ -11,7 +11,11 @@ import { createPrometheusClient } from '../server/fleet/prometheus-api.ts';
 import { backfilledCluster } from '../test/fleet/independent/cluster.ts';
 import { scoreReport } from '../test/fleet/independent/score.ts';
 import { matrixText, missesText, summaryText } from '../test/fleet/independent/format.ts';
+import { patientFetch } from '../test/fleet/independent/patient-fetch.ts';
 import { startPrometheus } from '../test/fleet/prometheus-harness.ts';
+
+/** Prometheus's own per-query limit, raised from its 2 min default (test/fleet/independent.test.ts says why). */
+const QUERY_TIMEOUT = '--query.timeout=20m';
 
 export interface IndependentResult {
   gpus: number;
@@ -28,14 +32,17 @@ export async function benchIndependent(
 ): Promise<IndependentResult> {
   const windowS = hours * 3600;
   const cluster = await backfilledCluster({ gpus, windowS }, log);
-  const prom = await startPrometheus({ blocksDir: cluster.blocksDir });
+  const prom = await startPrometheus({ blocksDir: cluster.blocksDir, args: [QUERY_TIMEOUT] });
   try {
     const t = performance.now();
-    const report = await audit(createPrometheusClient({ url: prom.url, timeoutMs: 600_000 }), {
-      windowS,
-      endS: cluster.endS,
-      pricePerGpuHour: null,
-    });
+    const report = await audit(
+      createPrometheusClient({ url: prom.url, timeoutMs: 1_200_000, fetchImpl: patientFetch }),
+      {
+        windowS,
+        endS: cluster.endS,
+        pricePerGpuHour: null,
+      },
+    );
     const auditS = (performance.now() - t) / 1000;
     const score = scoreReport(report, cluster.hosts, windowS);
     const timing = cluster.timings

@@ -8,7 +8,7 @@
  * recording rules (none are loaded here: the rules with per-GPU state series are not in deploy/prometheus yet).
  *
  * Windows: a day of 30 s scrapes for 2,048 and 10,000 GPUs is more than this 2-core machine writes and backfills
- * in a bench run, so each size takes its own window from `--hours` (default 24 h at 512, 4 h at 2,048, 1 h at
+ * in a bench run, so each size takes its own window from `--hours` (default 24 h at 512, 2 h at 2,048, 1 h at
  * 10,000), and the table says which. VictoriaMetrics runs where test/fleet/victoria-metrics-harness.ts exists
  * (branch f/fleet-vm); otherwise its rows say it was not run.
  */
@@ -20,6 +20,7 @@ import { createPrometheusClient } from '../server/fleet/prometheus-api.ts';
 import { backfilledCluster, INDEPENDENT_END_S, SCRAPE_S } from '../test/fleet/independent/cluster.ts';
 import { planCluster } from '../test/fleet/independent/plan.ts';
 import { importIntoVictoriaMetrics } from '../test/fleet/independent/vm-import.ts';
+import { patientFetch } from '../test/fleet/independent/patient-fetch.ts';
 import { startPrometheus } from '../test/fleet/prometheus-harness.ts';
 
 export type Engine = 'prometheus' | 'victoria-metrics';
@@ -59,7 +60,7 @@ const VM_HARNESS = '../test/fleet/victoria-metrics-harness.ts';
 async function startEngine(engine: Engine, gpus: number, windowS: number, log: (s: string) => void): Promise<Running> {
   if (engine === 'prometheus') {
     const c = await backfilledCluster({ gpus, windowS }, log);
-    return startPrometheus({ blocksDir: c.blocksDir });
+    return startPrometheus({ blocksDir: c.blocksDir, args: ['--query.timeout=20m'] });
   }
   const { startVictoriaMetrics } = (await import(/* @vite-ignore */ VM_HARNESS)) as {
     startVictoriaMetrics(o?: object): Promise<Running>;
@@ -104,7 +105,7 @@ async function measure(engine: Engine, gpus: number, windowH: number, log: (s: s
   }
   const e = await startEngine(engine, gpus, windowS, log);
   try {
-    const client = createPrometheusClient({ url: e.url, timeoutMs: 600_000 });
+    const client = createPrometheusClient({ url: e.url, timeoutMs: 1_200_000, fetchImpl: patientFetch });
     const plain = `avg_over_time(DCGM_FI_DEV_GPU_UTIL[${windowS}s])`;
     for (let i = 0; i < 2; i++) {
       const cpu0 = await engineCpuS(e.url);
@@ -150,7 +151,7 @@ export function scaleTable(rows: readonly ScaleRow[]): string {
   ].join('\n');
 }
 
-const DEFAULT_HOURS: Record<number, number> = { 512: 24, 2048: 4, 10_000: 1 };
+const DEFAULT_HOURS: Record<number, number> = { 512: 24, 2048: 2, 10_000: 1 };
 
 export async function benchScale(
   sizes: readonly number[],

@@ -42,6 +42,8 @@ export async function startPrometheus(
     openMetricsFile?: string;
     /** A data folder already backfilled (test/fleet/independent): copied in, so the original stays as it is. */
     blocksDir?: string;
+    /** More flags for Prometheus, e.g. `--query.timeout=10m` (its default, 2m, ends a query first). */
+    args?: string[];
     config?: string;
     /** Require basic auth (Prometheus's own `--web.config.file`): the user, the password and its bcrypt hash. */
     basicAuth?: { user: string; password: string; bcrypt: string };
@@ -82,6 +84,7 @@ export async function startPrometheus(
       '--query.lookback-delta=5m',
       '--log.level=error',
       ...webArgs,
+      ...(opts.args ?? []),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
