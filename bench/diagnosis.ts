@@ -5,7 +5,7 @@
  * Run alone: `node bench/diagnosis.ts`; in the report: `npm run bench -- --only=diagnosis`.
  */
 import { diagnose } from '../src/lib/diagnose/index.ts';
-import { FLEET, caseMessages, fleetMessages, loadRealCases } from '../test/fixtures/real/convert.ts';
+import { FLEET, caseMessages, caseProfile, fleetMessages, loadRealCases } from '../test/fixtures/real/convert.ts';
 import { SIM_CASES, fleetTrace, trace } from '../test/fixtures/sim-traces.ts';
 import { confusion, outcome, perCause, tally, type Scored } from '../test/fixtures/score.ts';
 
@@ -16,7 +16,7 @@ export function benchDiagnosis(): { markdown: string; realWrongHigh: number; sim
     id: c.id,
     truth: c.truth,
     alsoRight: c.alsoRight,
-    got: diagnose(caseMessages(c)),
+    got: diagnose(caseMessages(c), undefined, [], [caseProfile(c)]),
   }));
   const realFleet: Scored[] = cases.map((c) => ({
     id: c.id,

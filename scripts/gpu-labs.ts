@@ -3,7 +3,9 @@
  * one after another, samples every GPU through the lab's NVML binding every 500 ms, and asks the
  * lab's diagnosis (src/lib/diagnose/index.ts) what it sees, next to what the lab expects. Each run's
  * samples are written as NDJSON to OUT_DIR (default ./gpu-traces), ready for `--source replay:FILE`
- * and as fixtures for the diagnosis tests.
+ * and as fixtures for the diagnosis tests. Each workload also records a torch.profiler trace of a few
+ * steps (`--profile OUT_DIR/traces/<run>`, workloads/_common.py), and the trace CLI (scripts/trace.ts, what
+ * `npm run trace -- FILE --json` runs) prints its verdict beside the counters' diagnosis.
  *
  * Imports only Node built-ins, koffi and the repo's own files, so it runs from ../shared/tools/gpu-kit
  * (with PyTorch from the machine's Python). Without a GPU it says so and exits 0. Exit 1 when a
@@ -16,6 +18,7 @@ import type { StreamMessage } from '../src/protocol/metrics.ts';
 import { diagnose, type BottleneckKind, type LabSetup } from '../src/lib/diagnose/index.ts';
 import { createSampler, type Sampler } from '../server/sampler.ts';
 import { openGpuOrSayWhy } from './gpu-source.ts';
+import { NEEDS_GPU, traceLines } from './gpu-labs-trace.ts';
 
 interface Run {
   lab: string;
@@ -79,15 +82,22 @@ async function main(): Promise<number> {
   const outDir = process.argv[2] ?? 'gpu-traces';
   const seconds = Number(process.argv[3] ?? 20);
   const source = openGpuOrSayWhy();
-  if (source === null) return 0;
+  if (source === null) {
+    console.log(NEEDS_GPU);
+    return 0;
+  }
   mkdirSync(outDir, { recursive: true });
   const sampler = createSampler({ source, intervalMs: 500 });
   let misses = 0;
   try {
     for (const run of RUNS) {
-      const child = spawn('python3', [join('workloads', run.script), ...run.args, '--seconds', String(seconds + 12)], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
+      const slug = `${run.script.replace('.py', '')}-${run.args.join('').replace(/[^a-z0-9]+/gi, '-') || 'default'}`;
+      const traceDir = join(outDir, 'traces', slug);
+      const child = spawn(
+        'python3',
+        [join('workloads', run.script), ...run.args, '--seconds', String(seconds + 12), '--profile', traceDir],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -102,10 +112,7 @@ async function main(): Promise<number> {
       const messages = await record(sampler, seconds);
       child.kill('SIGTERM');
       await exited;
-      const file = join(
-        outDir,
-        `${run.script.replace('.py', '')}-${run.args.join('').replace(/[^a-z0-9]+/gi, '-') || 'default'}.ndjson`,
-      );
+      const file = join(outDir, `${slug}.ndjson`);
       writeFileSync(file, messages.map((m) => JSON.stringify(m)).join('\n') + '\n');
       const verdict = diagnose(messages, seconds, run.setup);
       const ok = run.expect.includes(verdict.kind);
@@ -125,6 +132,7 @@ async function main(): Promise<number> {
         `  ${ok ? 'ok  ' : 'MISS'} diagnosis: ${verdict.kind} (${verdict.confidence}) "${verdict.title}"; lab expects ${run.expect.join(' or ')}`,
       );
       for (const e of verdict.evidence) console.log(`       - ${e}`);
+      for (const line of traceLines(traceDir)) console.log(`  ${line}`);
     }
   } finally {
     source.close();

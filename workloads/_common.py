@@ -1,8 +1,10 @@
-"""Shared helpers for the lab workloads: CUDA check, throughput reporter, timed loop.
+"""Shared helpers for the lab workloads: CUDA check, throughput reporter, timed loop, profiler trace.
 
 Every workload exits with a clear message when PyTorch or a CUDA device is missing:
 exit code 2 = PyTorch not installed, 3 = no CUDA device. Throughput goes to the lab server through
 python/saturate_report.py (standard library only) when --url or SATURATE_URL is set.
+With --profile DIR, a workload records a few steps with torch.profiler and writes one Kineto trace,
+DIR/<label>.pt.trace.json.gz, for the /trace/ page or `npm run trace -- FILE`.
 """
 
 from __future__ import annotations
@@ -48,7 +50,69 @@ def parser(description: str) -> argparse.ArgumentParser:
                    help="the URL the lab server printed (with ?token=...); default $SATURATE_URL")
     p.add_argument("--seconds", type=float, default=180.0, help="how long to run (default 180)")
     p.add_argument("--device", default="cuda:0", help="CUDA device (default cuda:0)")
+    p.add_argument("--profile", metavar="DIR", type=profile_dir, default=None,
+                   help="record a few steps with torch.profiler and write a Kineto trace to DIR "
+                        "(open it at /trace/ or with `npm run trace -- FILE`)")
     return p
+
+
+# torch.profiler's schedule (torch.profiler.schedule(skip_first, wait, warmup, active, repeat)): skip the first
+# steps (allocation, cuDNN/cuBLAS heuristics, clocks ramping), wait one, warm the profiler up for two (its first
+# recorded steps carry its own start-up cost), record three, once. Eleven steps in all; each workload's step
+# (a training step, a replay, one measurement) is one `prof.step()`.
+PROFILE_SCHEDULE = {"skip_first": 5, "wait": 1, "warmup": 2, "active": 3, "repeat": 1}
+# Steps until the trace is written: 5 + 1 + 2 + 3 = 11.
+PROFILED_STEPS = sum(v for k, v in PROFILE_SCHEDULE.items() if k != "repeat")
+
+
+def profile_dir(value: str) -> Path:
+    """The --profile argument: a folder (created if missing), never an existing file."""
+    path = Path(value).expanduser()
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"--profile wants a folder for the trace, and {value} is a file")
+    return path
+
+
+def trace_path(directory: Path, label: str) -> Path:
+    """Where the trace of a run labelled `label` goes: DIR/<label>.pt.trace.json.gz (a safe file name)."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", label).strip("-.") or "run"
+    return Path(directory) / f"{safe}.pt.trace.json.gz"
+
+
+class _NoProfiler:
+    """Stands in for the profiler when --profile is not given: step() does nothing."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def step(self) -> None:
+        return None
+
+
+def step_profiler(directory: Path | None, label: str):
+    """A context manager whose step() marks each step: with a DIR, torch.profiler with PROFILE_SCHEDULE, CPU and
+    CUDA activities, writing one gzipped Chrome/Kineto trace when the active steps end (or at exit, if the run ends
+    first); without one, a no-op."""
+    if directory is None:
+        return _NoProfiler()
+    import torch  # noqa: PLC0415 (the workloads import torch first; here only when profiling)
+    from torch.profiler import ProfilerActivity, profile, schedule  # noqa: PLC0415
+
+    directory.mkdir(parents=True, exist_ok=True)
+    out = trace_path(directory, label)
+
+    def write(prof) -> None:
+        prof.export_chrome_trace(str(out))  # a path ending in .gz is written gzipped
+        print(f"Wrote a trace of {PROFILE_SCHEDULE['active']} steps to {out}: open it at /trace/ "
+              f"or run `npm run trace -- {out}`.", flush=True)
+
+    activities = [ProfilerActivity.CPU]
+    if torch.cuda.is_available():
+        activities.append(ProfilerActivity.CUDA)
+    return profile(activities=activities, schedule=schedule(**PROFILE_SCHEDULE), on_trace_ready=write)
 
 
 def reporter(url: str | None, label: str, flops_per_unit: float | None = None):

@@ -11,7 +11,7 @@ Pass --cpu-ms-per-sample to set it yourself. Reports samples/s to the lab server
 
 import time
 
-from _common import Meter, import_torch, parser, reporter, require_cuda
+from _common import Meter, import_torch, parser, reporter, require_cuda, step_profiler
 
 torch = import_torch()
 import torch.nn as nn  # noqa: E402
@@ -99,17 +99,20 @@ def main() -> None:
     label = f"dataloader-w{args.num_workers}{'-pin' if args.pin_memory else ''}"
     meter = Meter(reporter(args.url, label), "samples")
     print(f"{label}: batch {args.batch_size} on {torch.cuda.get_device_name(dev)}", flush=True)
-    for x, y in meter.timed(loader):  # reports dataWaitFraction: the diagnosis reads starvation from it
-        x = x.to(dev, non_blocking=args.pin_memory).to(memory_format=torch.channels_last)
-        y = y.to(dev, non_blocking=args.pin_memory)
-        with torch.autocast("cuda", dtype=torch.bfloat16):
-            loss = nn.functional.cross_entropy(net(x), y)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-        meter.add(samples=x.shape[0])
-        if meter.elapsed() > args.seconds:
-            break
+    # With --profile, the trace shows each step's wait in enumerate(DataLoader)#...__next__.
+    with step_profiler(args.profile, label) as prof:
+        for x, y in meter.timed(loader):  # reports dataWaitFraction: the diagnosis reads starvation from it
+            x = x.to(dev, non_blocking=args.pin_memory).to(memory_format=torch.channels_last)
+            y = y.to(dev, non_blocking=args.pin_memory)
+            with torch.autocast("cuda", dtype=torch.bfloat16):
+                loss = nn.functional.cross_entropy(net(x), y)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            meter.add(samples=x.shape[0])
+            prof.step()
+            if meter.elapsed() > args.seconds:
+                break
 
 
 if __name__ == "__main__":

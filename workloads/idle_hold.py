@@ -8,7 +8,7 @@ Ctrl+C releases the memory and exits. Nothing is reported: there is no useful wo
 
 import time
 
-from _common import parser, require_cuda
+from _common import parser, require_cuda, step_profiler
 
 
 def main() -> None:
@@ -27,8 +27,12 @@ def main() -> None:
           "running nothing. Ctrl+C to release.", flush=True)
     try:
         start = time.monotonic()
-        while args.release_after is None or time.monotonic() - start < args.release_after:
-            time.sleep(1)
+        # With --profile, each idle second is a step: the trace holds no GPU work at all (`npm run trace` says
+        # "no GPU activity", exit 3), which is what an allocated, idle GPU is.
+        with step_profiler(args.profile, "idle-hold") as prof:
+            while args.release_after is None or time.monotonic() - start < args.release_after:
+                time.sleep(1)
+                prof.step()
         print("Releasing the memory (del + torch.cuda.empty_cache()).", flush=True)
         del block
         torch.cuda.empty_cache()

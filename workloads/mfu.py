@@ -11,7 +11,7 @@ DENSE BF16 peak (H100 SXM/H200 989.4, A100 312 TFLOP/s), never the 2:4-sparse fi
 that is on purpose (what staying in fp32 costs). Reports tokens/s and FLOPs per token to the lab server.
 """
 
-from _common import Meter, dense_peak_tflops, import_torch, parser, reporter, require_cuda
+from _common import Meter, dense_peak_tflops, import_torch, parser, reporter, require_cuda, step_profiler
 
 torch = import_torch()
 import torch.nn as nn  # noqa: E402
@@ -72,24 +72,26 @@ def main() -> None:
     meter = Meter(reporter(args.url, f"gpt-{args.dtype}", flops_per_unit=flops_per_token), "tokens")
     tokens_per_step = args.batch * args.seq
     step, window_tokens, window_start = 0, 0, meter.elapsed()
-    while meter.elapsed() < args.seconds:
-        idx = torch.randint(0, args.vocab, (args.batch, args.seq + 1), device=dev)
-        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=args.dtype == "bf16"):
-            logits = model(idx[:, :-1])
-            loss = F.cross_entropy(logits.float().view(-1, args.vocab), idx[:, 1:].reshape(-1))
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-        step += 1
-        window_tokens += tokens_per_step
-        if step % 10 == 0:
-            torch.cuda.synchronize(dev)
-            now = meter.elapsed()
-            if peak and now - window_start >= 5:
-                tps = window_tokens / (now - window_start)
-                print(f"{tps:,.0f} tokens/s  MFU {100 * tps * flops_per_token / (peak * 1e12):.1f}%", flush=True)
-                window_tokens, window_start = 0, now
-        meter.add(tokens=tokens_per_step)
+    with step_profiler(args.profile, f"gpt-{args.dtype}") as prof:
+        while meter.elapsed() < args.seconds:
+            idx = torch.randint(0, args.vocab, (args.batch, args.seq + 1), device=dev)
+            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=args.dtype == "bf16"):
+                logits = model(idx[:, :-1])
+                loss = F.cross_entropy(logits.float().view(-1, args.vocab), idx[:, 1:].reshape(-1))
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            step += 1
+            window_tokens += tokens_per_step
+            if step % 10 == 0:
+                torch.cuda.synchronize(dev)
+                now = meter.elapsed()
+                if peak and now - window_start >= 5:
+                    tps = window_tokens / (now - window_start)
+                    print(f"{tps:,.0f} tokens/s  MFU {100 * tps * flops_per_token / (peak * 1e12):.1f}%", flush=True)
+                    window_tokens, window_start = 0, now
+            meter.add(tokens=tokens_per_step)
+            prof.step()
 
 
 if __name__ == "__main__":

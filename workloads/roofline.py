@@ -8,7 +8,8 @@ Reports steps/s (one op per step). Byte counts are the minimum traffic (each ten
 written once); caches can only lower them.
 """
 
-from _common import Meter, dense_peak_tflops, import_torch, parser, reporter, require_cuda
+from _common import (PROFILED_STEPS, Meter, dense_peak_tflops, import_torch, parser, reporter, require_cuda,
+                     step_profiler)
 
 torch = import_torch()
 
@@ -37,19 +38,26 @@ def main() -> None:
     peak = dense_peak_tflops(name)
     print(f"{args.op} on {name}: arithmetic intensity {flops / nbytes:,.2f} FLOP/byte", flush=True)
     reps = 20
-    while meter.elapsed() < args.seconds:
-        start.record()
-        for _ in range(reps):
-            op()
-        end.record()
-        end.synchronize()
-        s = start.elapsed_time(end) / 1000 / reps
-        reps = max(1, int(1.0 / s))  # about one second of back-to-back ops per measurement
-        tflops, gbps = flops / s / 1e12, nbytes / s / 1e9
-        if meter.rep:
-            meter.rep.post(steps_per_sec=1 / s)
-        print(f"{s * 1e6:8.1f} µs/op  {gbps:8.0f} GB/s  {tflops:7.1f} TFLOP/s"
-              + (f"  ({100 * tflops / peak:.0f}% of the {peak:.0f} TFLOP/s dense peak)" if peak else ""), flush=True)
+    # With --profile, one step is one measurement; until the trace is written each is capped at 50 ops, so the
+    # trace holds a few thousand kernels rather than seconds of them.
+    steps = 0
+    with step_profiler(args.profile, f"roofline-{args.op}") as prof:
+        while meter.elapsed() < args.seconds:
+            n_ops = min(reps, 50) if args.profile and steps < PROFILED_STEPS else reps
+            steps += 1
+            start.record()
+            for _ in range(n_ops):
+                op()
+            end.record()
+            end.synchronize()
+            s = start.elapsed_time(end) / 1000 / n_ops
+            reps = max(1, int(1.0 / s))  # about one second of back-to-back ops per measurement
+            tflops, gbps = flops / s / 1e12, nbytes / s / 1e9
+            if meter.rep:
+                meter.rep.post(steps_per_sec=1 / s)
+            print(f"{s * 1e6:8.1f} µs/op  {gbps:8.0f} GB/s  {tflops:7.1f} TFLOP/s"
+                  + (f"  ({100 * tflops / peak:.0f}% of the {peak:.0f} TFLOP/s dense peak)" if peak else ""), flush=True)
+            prof.step()
 
 
 if __name__ == "__main__":

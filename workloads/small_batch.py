@@ -14,7 +14,7 @@ static inputs and replay. The model runs in bf16 with plain SGD, which that reci
 Reports samples/s; it syncs with the GPU only every 50 steps, as a real loop logging its loss would.
 """
 
-from _common import Meter, import_torch, parser, reporter, require_cuda
+from _common import Meter, import_torch, parser, reporter, require_cuda, step_profiler
 
 torch = import_torch()
 import torch.nn as nn  # noqa: E402
@@ -60,21 +60,24 @@ def main() -> None:
         with torch.cuda.graph(graph):
             step()
 
-    meter = Meter(reporter(args.url, f"small-batch-bs{args.batch_size}{'-eager' if args.eager else ''}"), "samples")
+    label = f"small-batch-bs{args.batch_size}{'-eager' if args.eager else ''}"
+    meter = Meter(reporter(args.url, label), "samples")
     print(f"batch {args.batch_size} x {args.seq} positions, {args.layers} layers of {args.width}, "
           f"{'eager' if args.eager else 'CUDA Graph replay'} on {torch.cuda.get_device_name(dev)}", flush=True)
     n = 0
-    while meter.elapsed() < args.seconds:
-        static_x.normal_()  # new data in the captured input's memory, as a real loop would copy_ a batch in
-        if graph is not None:
-            graph.replay()
-        else:
-            opt.zero_grad(set_to_none=True)
-            step()
-        n += 1
-        if n % 50 == 0:
-            torch.cuda.synchronize(dev)  # keep the host from running far ahead of the rates it reports
-        meter.add(samples=args.batch_size)
+    with step_profiler(args.profile, label) as prof:
+        while meter.elapsed() < args.seconds:
+            static_x.normal_()  # new data in the captured input's memory, as a real loop would copy_ a batch in
+            if graph is not None:
+                graph.replay()
+            else:
+                opt.zero_grad(set_to_none=True)
+                step()
+            n += 1
+            if n % 50 == 0:
+                torch.cuda.synchronize(dev)  # keep the host from running far ahead of the rates it reports
+            meter.add(samples=args.batch_size)
+            prof.step()
 
 
 if __name__ == "__main__":

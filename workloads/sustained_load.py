@@ -7,7 +7,7 @@ Reports tokens/s: each step multiplies (tokens × d) by (d × d), 2·d² FLOPs p
 Read the reasons with `nvidia-smi -q -d PERFORMANCE` or on the lab page.
 """
 
-from _common import Meter, import_torch, parser, reporter, require_cuda
+from _common import Meter, import_torch, parser, reporter, require_cuda, step_profiler
 
 torch = import_torch()
 
@@ -24,12 +24,14 @@ def main() -> None:
     meter = Meter(reporter(args.url, "sustained-load", flops_per_unit=2.0 * args.width**2), "tokens")
     print(f"{args.tokens} × {args.width} @ {args.width} × {args.width} bf16 on {torch.cuda.get_device_name(dev)}", flush=True)
     step = 0
-    while meter.elapsed() < args.seconds:
-        y = x @ w
-        step += 1
-        if step % 10 == 0:
-            torch.cuda.synchronize(dev)
-        meter.add(tokens=args.tokens)
+    with step_profiler(args.profile, "sustained-load") as prof:
+        while meter.elapsed() < args.seconds:
+            y = x @ w
+            step += 1
+            if step % 10 == 0:
+                torch.cuda.synchronize(dev)
+            meter.add(tokens=args.tokens)
+            prof.step()
     del y
 
 

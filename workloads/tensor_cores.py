@@ -6,7 +6,7 @@
 Reports tokens/s and FLOPs per token (6N for the MLP stack).
 """
 
-from _common import Meter, import_torch, parser, reporter, require_cuda
+from _common import Meter, import_torch, parser, reporter, require_cuda, step_profiler
 
 torch = import_torch()
 import torch.nn as nn  # noqa: E402
@@ -34,16 +34,18 @@ def main() -> None:
     meter = Meter(rep, "tokens")
     print(f"{args.dtype}: {n_params / 1e6:.0f}M parameters, {args.tokens} tokens/step on {torch.cuda.get_device_name(dev)}", flush=True)
     step = 0
-    while meter.elapsed() < args.seconds:
-        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=args.dtype == "bf16"):
-            loss = net(x).float().pow(2).mean()
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-        step += 1
-        if step % 10 == 0:
-            torch.cuda.synchronize(dev)
-        meter.add(tokens=args.tokens)
+    with step_profiler(args.profile, f"tensor-cores-{args.dtype}") as prof:
+        while meter.elapsed() < args.seconds:
+            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=args.dtype == "bf16"):
+                loss = net(x).float().pow(2).mean()
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            step += 1
+            if step % 10 == 0:
+                torch.cuda.synchronize(dev)
+            meter.add(tokens=args.tokens)
+            prof.step()
 
 
 if __name__ == "__main__":

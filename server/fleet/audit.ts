@@ -1,15 +1,15 @@
 /**
  * The fleet waste audit: for every GPU that matches the selector, its verdict now (the diagnosis engine on
  * the last minutes at scrape resolution) and how many GPU-hours of the window it spent in each state, with
- * what those hours cost. Built on `collectFleet` (live view) and on per-segment averages for the window.
+ * what those hours cost. Built on `collectFleet` (live view) and on per-segment averages for the window, both judged
+ * per job by `verdictsOf` (jobs.ts) with the same owners.
  *
  * Resolution: a window is cut into at most `MAX_SEGMENTS` segments that cover it whole (segments.ts) and each
  * segment is judged from its averages and its GPU-Util spread (steady.ts: a steady job gets the verdict it gets
  * now), so a state shorter than a segment is blended into its neighbours (1 h → 2 min 9 s segments, 24 h → ~51 min,
  * 7 d → 6 h). The live verdict reads every scrape of the last `liveS` seconds.
  */
-import { diagnose, type BottleneckKind, type Diagnosis } from '../../src/lib/diagnose/index.ts';
-import type { StreamMessage } from '../../src/protocol/metrics.ts';
+import type { BottleneckKind } from '../../src/lib/diagnose/index.ts';
 import { WASTE_STATES } from '../../src/lib/fleet-view.ts';
 import {
   collectFleet,
@@ -24,12 +24,12 @@ import type { PrometheusClient } from './prometheus-api.ts';
 import { costOf, type CostSummary } from './cost.ts';
 import { readEnergyIncrease } from './readings.ts';
 import { steadyWindow } from './steady.ts';
-import { ownerKey } from './owner.ts';
+import { jobOf, verdictsOf } from './jobs.ts';
 import { targetBatches, type OnBatch } from './batches.ts';
 import { collectSegments, MAX_SEGMENTS, segmentHours, segmentPlan, type SegmentPlan } from './segments.ts';
 import { badReading, noData, pickVerdict, type AuditVerdict } from './verdicts.ts';
 
-export { badReading };
+export { badReading, verdictsOf };
 
 export { MAX_SEGMENTS };
 
@@ -89,31 +89,6 @@ export interface AuditReport {
   } & CostSummary;
 }
 
-/**
- * The per-GPU verdicts of one host's messages. A finding across GPUs comes first: a hang or a straggler is one
- * job's, so it goes to every GPU of that job (the GPUs sharing an owner, `owners[i]`, with one the engine named;
- * the whole host when no owner labels tell jobs apart), the stalled rank included. Every other GPU is judged alone.
- */
-export function verdictsOf(
-  messages: readonly StreamMessage[],
-  windowS: number,
-  owners?: readonly string[],
-): Diagnosis[] {
-  const last = messages[messages.length - 1];
-  if (!last) return [];
-  const host = diagnose(messages, windowS);
-  const multi = host.kind === 'communication-hang' || host.kind === 'straggler';
-  const jobOwners = new Set(host.gpus.map((i) => owners?.[i] ?? ''));
-  return last.gpus.map((_, i) => {
-    if (multi && (host.gpus.includes(i) || jobOwners.has(owners?.[i] ?? ''))) return host;
-    const alone = messages.map((m) => ({ ...m, gpus: m.gpus.filter((g) => g.index === last.gpus[i]!.index) }));
-    return diagnose(alone, windowS);
-  });
-}
-
-/** The job a GPU belongs to, for grouping a hang or a straggler (owner.ts: pod, else HPC job, else host). */
-const ownerOf = (g: FleetGpu): string => ownerKey(g.owner, g.hostname);
-
 /** Runs the audit against Prometheus. */
 export async function audit(client: PrometheusClient, opts: AuditOptions): Promise<AuditReport> {
   const before = client.requests;
@@ -162,7 +137,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
   }
   const byKey = new Map<string, GpuAudit>();
   for (const h of live) {
-    const verdicts = verdictsOf(h.messages, liveS, h.gpus.map(ownerOf));
+    const verdicts = verdictsOf(h.messages, liveS, h.gpus.map(jobOf));
     h.gpus.forEach((g, i) => {
       const v = verdicts[i];
       const bad = h.corrupt.findLast((m) => m.has(i))?.get(i);
@@ -214,7 +189,7 @@ function accumulate(
   h.messages.forEach((m, mi) => {
     const hours = segmentHours(plan, endS, m.sampledAtMs);
     const steady = steadyWindow(m, segmentS, h.reasonShares?.[mi], h.utilSpreads?.[mi]);
-    const verdicts = verdictsOf(steady, segmentS, h.gpus.map(ownerOf));
+    const verdicts = verdictsOf(steady, segmentS, h.gpus.map(jobOf));
     m.gpus.forEach((s, i) => {
       if (s.error !== null) return;
       const g = h.gpus[s.index]!;

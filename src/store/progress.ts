@@ -61,7 +61,7 @@ import type {
 import type { AnswerEvent, Zone } from '../schemas/progress-event.ts';
 
 export { measure } from './timing.ts';
-export { computeStats, deviceDayStart, streakCacheOf, streakEvents, streakOf } from './views.ts';
+export { computeStats, deviceDayStart, goalToday, streakCacheOf, streakEvents, streakOf } from './views.ts';
 export { loadRhythm, saveRhythm, watchRhythm } from './rhythm.ts';
 export { NEW_PER_SESSION } from '../lib/review.ts';
 /** The header badge's cached streak for today, if any, and its writer (see page-signals.ts). */

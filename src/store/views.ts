@@ -12,7 +12,7 @@ import {
   type DayStartAt,
   type StreakSummary,
 } from '../lib/streak.ts';
-import { dayStartAt } from '../lib/rhythm.ts';
+import { dayStartAt, goalProgress, type DailyGoal, type GoalProgress } from '../lib/rhythm.ts';
 import { loadRhythm } from './rhythm.ts';
 import type { AnswerEvent, ProgressEvent } from '../schemas/progress-event.ts';
 import type { ProgressSnapshot } from './snapshot.ts';
@@ -52,6 +52,21 @@ export function streakCacheOf(
     ...streakToday(streak, tallyOf(streakEvents(s), day, now, startAt), day, tz, startHour),
     weekBefore: streak.week.slice(0, -1).map((d) => d.status),
   };
+}
+
+/**
+ * Today's progress toward the daily `goal` (src/lib/rhythm.ts `goalProgress`) from the snapshot as of `now`: what
+ * home's goal box and the progress page's rhythm panel both show. Writes nothing.
+ * @example goalToday(snapshot, 'answer-10', Date.now()).text // '3 of 10 questions answered today.'
+ */
+export function goalToday(
+  s: ProgressSnapshot,
+  goal: DailyGoal,
+  now: number,
+  tz: string = deviceZoneName(now),
+  startAt: DayStartAt = deviceDayStart(now),
+): GoalProgress {
+  return goalProgress(goal, streakCacheOf(s, streakOf(s, now, tz, startAt), now, tz, startAt));
 }
 
 /** The events streaks count: active answers, and card reads and labs (src/lib/streak-rules.ts `countsDayAlone`). */

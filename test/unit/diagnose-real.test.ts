@@ -4,7 +4,14 @@ import { GPU_METRIC_FIELDS } from '../../src/protocol/metrics.ts';
 import { BOTTLENECK_KINDS, diagnose } from '../../src/lib/diagnose/index.ts';
 import { parseRecordingLine } from '../../server/sources/replay.ts';
 import { toNdjson } from '../../src/lib/lab/run.ts';
-import { FLEET, caseMessages, fleetMessages, loadRealCases, type RealCase } from '../fixtures/real/convert.ts';
+import {
+  FLEET,
+  caseMessages,
+  caseProfile,
+  fleetMessages,
+  loadRealCases,
+  type RealCase,
+} from '../fixtures/real/convert.ts';
 import { confusion, outcome, perCause, tally, type Scored } from '../fixtures/score.ts';
 
 const cases = loadRealCases();
@@ -12,7 +19,7 @@ const score = (c: RealCase, fleet = false): Scored => ({
   id: c.id,
   truth: c.truth,
   alsoRight: c.alsoRight,
-  got: fleet ? diagnose(fleetMessages(c), FLEET.windowS) : diagnose(caseMessages(c)),
+  got: fleet ? diagnose(fleetMessages(c), FLEET.windowS) : diagnose(caseMessages(c), undefined, [], [caseProfile(c)]),
 });
 
 /** Every number a case gives, with where it sits. */
@@ -25,6 +32,7 @@ function numbersOf(c: RealCase): [string, number][] {
   };
   c.gpus.forEach((g, i) => walk(`gpus[${i}]`, { ...g, processes: undefined }));
   walk('throughput', c.throughput);
+  walk('profile', c.profile);
   return out;
 }
 
@@ -97,6 +105,16 @@ describe('diagnose on real telemetry', () => {
     expect(t.wrong / t.n).toBeLessThanOrEqual(0.1);
   });
 
+  test("profiler evidence decides cases the counters cannot: each one right or can't tell, never wrong", () => {
+    const profiled = cases.filter((c) => c.profile);
+    expect(profiled.length).toBeGreaterThanOrEqual(4);
+    const decided = profiled.filter((c) => outcome(score(c)) === 'right');
+    for (const c of profiled) expect(outcome(score(c)), c.id).not.toBe('wrong');
+    // Each one the profile decided was "can't tell" from its counters alone.
+    for (const c of decided) expect(diagnose(caseMessages(c)).kind, c.id).toBe('cant-tell');
+    expect(decided.length).toBeGreaterThanOrEqual(3);
+  });
+
   test("every can't tell names the reading that would decide it", () => {
     for (const r of [...results, ...fleet].filter((x) => x.got.kind === 'cant-tell'))
       expect(r.got.decide, r.id).toMatch(/^[A-Z][^:]{2,100}:/);
@@ -112,7 +130,7 @@ describe('diagnose on real telemetry', () => {
         r.got.kind === 'throttled'
           ? named.length > 0 && named.every((g) => (g?.clockEventReasons?.length ?? 0) > 0 || g?.reasonCounts)
           : r.got.kind === 'data-starvation'
-            ? c.throughput?.dataWaitFraction !== undefined
+            ? c.throughput?.dataWaitFraction !== undefined || c.profile?.dataLoaderMsPerStep !== undefined
             : true;
       expect(decisive, `${r.id}: ${r.got.kind} at high confidence without its deciding reading`).toBe(true);
     }

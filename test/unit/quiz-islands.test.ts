@@ -132,4 +132,19 @@ describe("a lab's debrief", () => {
       const html = renderToStaticMarkup(createElement(LabDebrief, { lab, debrief: [single], unlocked }));
       expect(html.match(/<h\d[^>]*>Debrief<\/h\d>/g)).toHaveLength(1);
     });
+
+  for (const unlocked of [false, true])
+    test(`links "analyse the trace of your run" to /trace/ and says where the file is ${unlocked ? 'once unlocked' : 'while locked'}`, () => {
+      const withWorkload = { ...lab, workload: 'workloads/dataloader.py' };
+      const html = renderToStaticMarkup(createElement(LabDebrief, { lab: withWorkload, debrief: [single], unlocked }));
+      expect(html).toMatch(/<a href="[^"]*\/trace\/">Analyse the trace of your run<\/a>/);
+      expect(text(html)).toContain('python workloads/dataloader.py … --profile traces');
+      expect(text(html)).toContain('traces/&lt;run&gt;.pt.trace.json.gz');
+      expect(text(html)).toMatch(/read on this device, nothing is uploaded/);
+    });
+
+  test('has no trace link for a lab without a PyTorch workload', () => {
+    const html = renderToStaticMarkup(createElement(LabDebrief, { lab, debrief: [single], unlocked: true }));
+    expect(html).not.toContain('/trace/');
+  });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { freshStore, rawAll, rawPut } from './store-helpers.ts';
-import { closeProgress, openProgress, streakOf, type UseStore } from '../../src/store/progress.ts';
+import { closeProgress, goalToday, openProgress, streakOf, type UseStore } from '../../src/store/progress.ts';
 import { loadRhythm, RHYTHM_KEY, resetRhythmMemory, saveRhythm, type RhythmStorage } from '../../src/store/rhythm.ts';
 import { dayStartAt, parseRhythm, withDayStartHour } from '../../src/lib/rhythm.ts';
 import { MIDNIGHT } from '../../src/lib/streak.ts';
@@ -56,6 +56,22 @@ describe('the daily rhythm for a learner with old data and no settings', () => {
       expect(loadRhythm(now + 60_000, storage)).toEqual(rhythm); // read back, not migrated again
     },
   );
+
+  test("today's goal counts the card read this morning, for home's goal box and the progress page alike", async () => {
+    const now = Date.parse('2026-03-28T12:00:00+01:00'); // a card was read at 08:55 that day
+    const { snapshot } = await openV1(now);
+    const day = dayStartAt(loadRhythm(now, memoryStorage()));
+    expect(goalToday(snapshot, 'read-1', now, TZ, day)).toEqual({
+      done: true,
+      text: 'Goal met: you read a card today.',
+    });
+    expect(goalToday(snapshot, 'answer-10', now, TZ, day)).toMatchObject({ done: false });
+    const later = Date.parse('2026-03-31T12:00:00+02:00'); // nothing read since the night before yesterday
+    expect(goalToday(snapshot, 'read-1', later, TZ, day)).toEqual({
+      done: false,
+      text: 'Read a card to its end to meet today’s goal.',
+    });
+  });
 
   test('a corrupt stored rhythm is migrated again, and the streak is still unchanged', async () => {
     const now = Date.parse('2026-03-30T12:00:00+02:00');

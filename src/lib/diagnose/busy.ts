@@ -168,9 +168,10 @@ export function busyVerdict(s: GpuStats, setup: readonly LabSetup[] = []): Verdi
     cardId: 'gpm-on-hopper',
     evidence: [
       `GPU-Util ${r0(s.util.mean)}%${power(s)} ${w}: a kernel ran ${r0(s.util.mean)}% of the time, which says nothing about how much of the GPU it used`,
+      ...(s.powerW === null ? ['board power not reported'] : []),
     ],
     next: 'Read the profiling counters, or run Nsight Compute on the hottest kernels.',
     decide:
-      'SM activity (GPM on Hopper or newer; DCGM field 1002 on A100/V100): near 0 with DRAM idle means nothing moves (a kernel waiting on a peer, unless steps still advance); below 50% otherwise is small kernels; high with DRAM near 80% and idle tensor pipes is memory-bound; high with busy tensor pipes is compute-bound.',
+      'SM activity (GPM on Hopper or newer; DCGM field 1002 on A100/V100): near 0 with DRAM idle means nothing moves (a kernel waiting on a peer, unless steps still advance); below 50% otherwise is small kernels; high with DRAM near 80% and idle tensor pipes is memory-bound; high with busy tensor pipes is compute-bound. Without it, board power: near idle on every rank of a job with memory idle means a hang.',
   };
 }

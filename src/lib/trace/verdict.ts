@@ -4,12 +4,14 @@
  * (every other rank waits for it in NCCL), then the idlest rank's host wait by cause, then its gaps between
  * kernels, then a busy GPU (which a trace cannot judge further: SM activity can).
  *
- * The kinds have no "host sync" of their own: a sync-bound loop is filed as `small-kernels`, as the
- * real-case benchmark labels one (test/fixtures/real/cases.yaml: syncs that blocked CUDA graphs), and
- * `cause` names the sync.
+ * The host-wait causes are decided by the diagnosis engine from the trace's readings (readings.ts,
+ * src/lib/diagnose/profile.ts), so counters and traces share one set of rules. A sync-bound loop is filed as
+ * `small-kernels` with `cause: 'sync'` (profile.ts says why there is no host-sync kind).
  */
 import type { Verdict } from '../diagnose/types.ts';
+import { profileVerdict } from '../diagnose/profile.ts';
 import type { HostCause } from './causes.ts';
+import { traceReadings } from './readings.ts';
 import type { RankReport, RanksSummary } from './report-types.ts';
 
 /** The verdict, with what the trace found and every card that teaches the fix. */
@@ -26,8 +28,6 @@ const f1 = (x: number) => x.toFixed(1);
 const ms = (us: number) => (us >= 10_000 ? `${f0(us / 1000)} ms` : `${f1(us / 1000)} ms`);
 const pc = (x: number) => `${f0(100 * x)}%`;
 
-/** Share of host wait above which its top cause decides the verdict with high confidence. */
-export const DECIDING_SHARE = 0.6;
 /** GPU idle share (percent of the span) below which the GPU counts as busy. */
 export const BUSY_IDLE_PCT = 15;
 /** How much slower than the median rank the slowest must be to be a straggler. */
@@ -40,19 +40,21 @@ export function traceVerdict(ranks: readonly RankReport[], across: RanksSummary 
   const t = r.temporal;
   const base = [`GPU idle ${f1(t.idlePct)}% of ${ms(t.spanUs)} (HTA's temporal breakdown${rankText(r)})`];
   if (t.idlePct < BUSY_IDLE_PCT) return busy(r, base);
-  const idleUs = t.idleUs;
   const h = r.host;
-  const hostShare = idleUs > 0 ? Math.min(1, h.hostWaitUs / idleUs) : 0;
-  if (hostShare >= 0.3) {
-    const [cause, us] = (Object.entries(h.byCause) as [HostCause, number][]).sort((a, b) => b[1] - a[1])[0]!;
-    const share = h.hostWaitUs > 0 ? us / h.hostWaitUs : 0;
-    const confidence = share >= DECIDING_SHARE && hostShare >= 0.5 ? 'high' : share >= 0.4 ? 'medium' : 'low';
+  const hostShare = t.idleUs > 0 ? Math.min(1, h.hostWaitUs / t.idleUs) : 0;
+  // The diagnosis engine decides from the trace's readings (src/lib/diagnose/profile.ts), as it does for
+  // counters; the trace adds its own wording, evidence and cards for the cause.
+  const pv = profileVerdict(traceReadings(r));
+  if (pv) {
+    const cause: HostCause =
+      pv.cause === 'launch' ? (h.byCause.optimizer > h.byCause.overhead ? 'optimizer' : 'overhead') : pv.cause;
+    const us = h.byCause[cause];
     const ev = [
       ...base,
       `host wait ${ms(h.hostWaitUs)} (${pc(hostShare)} of the idle time): the GPU had finished and the next launch had not come`,
-      `${causeName(cause)} ${ms(us)} of that host wait (${pc(share)})`,
+      `${causeName(cause)} ${ms(us)} of that host wait (${pc(h.hostWaitUs > 0 ? us / h.hostWaitUs : 0)})`,
     ];
-    return { ...byCause(cause, r, ev), confidence, rank: r.rank };
+    return { ...byCause(cause, r, ev), kind: pv.kind, confidence: pv.confidence, rank: r.rank };
   }
   const kw = r.idle.totals.kernel_wait.ratio;
   if (kw >= 0.5)
