@@ -12,6 +12,9 @@
  *   5. lab server (bench/server.ts), progress store in Node (bench/progress.ts) and in Chromium
  *      (bench/progress-browser.ts, when present)
  *   6. fleet audit against a real Prometheus at 64, 256 and 1,024 GPUs (bench/fleet.ts)
+ *   6b. the fleet audit on the independent 512-GPU cluster: verdicts and hours against the truth
+ *       (bench/fleet-independent.ts, --only=fleet-independent); its cost against a plain avg_over_time at 512, 2,048
+ *       and 10,000 GPUs on each engine (bench/fleet-scale.ts, --only=fleet-scale)
  *   7. diagnosis on real telemetry, at fleet resolution and on the simulator (bench/diagnosis.ts)
  *   8. sync server on SQLite and PostgreSQL (bench/sync.ts, --only=sync; --sync-accounts=N, default 100)
  *   8b. sync in the browser: encrypt and decrypt 10,000 events in Chromium, 1× and 4× CPU throttling
@@ -19,8 +22,8 @@
  *   9. /trace/ against its budgets in Chromium: JS before a file, a 100 MB trace, the Worker's peak memory,
  *      the phone profile on 20 MB (bench/trace-browser.ts, --only=trace)
  * Flags: --skip-build (reuse dist/ and dist-base/), --runs=N (Lighthouse runs per page, default 3),
- *        --only=bytes,offline,figures,lighthouse,build,server,fleet,progress,diagnosis,sync,trace (comma-separated sections;
- *        --only=diagnosis and --only=fleet need no build).
+ *        --only=bytes,offline,figures,lighthouse,build,server,fleet,fleet-independent,fleet-scale,progress,diagnosis,
+ *        sync,trace (comma-separated sections; diagnosis, sync and the fleet sections need no build).
  * Takes ~12–15 minutes on 2 cores, most of it Lighthouse.
  */
 import { spawnSync } from 'node:child_process';
@@ -37,7 +40,8 @@ const log = (s: string) => console.error(`bench: ${s}`);
 const t0 = Date.now();
 const KB = 1024;
 
-const needsSite = !only || only.some((s) => s !== 'diagnosis' && s !== 'fleet' && s !== 'sync');
+const NO_SITE = new Set(['diagnosis', 'fleet', 'fleet-independent', 'fleet-scale', 'sync']);
+const needsSite = !only || only.some((s) => !NO_SITE.has(s));
 for (const [dir, extra] of [
   ['dist', {}],
   // The same site under a sub-path, for Lighthouse over HTTPS as a phone gets it from GitHub Pages.
@@ -333,6 +337,34 @@ if (want('fleet')) {
         `${(big.queries / big.gpus).toFixed(3)} queries per GPU`,
         'node bench/fleet.ts',
       );
+  });
+}
+
+if (want('fleet-independent')) {
+  await guarded('Fleet audit on the independent cluster', async () => {
+    log('fleet audit on the independent cluster: 512 GPUs over 24 h');
+    const { benchIndependent } = await import('../bench/fleet-independent.ts');
+    const r = await benchIndependent(512, 24, log);
+    section(
+      'Fleet audit on the independent cluster (512 GPUs, 24 h, 30 s scrapes, Prometheus 2.42)',
+      'node bench/fleet-independent.ts 512 24',
+      r.markdown,
+      'Truth, "right" and "can\'t tell" as defined in test/fleet/independent/score.ts; the test asserts ≥ 95% right, none wrong at high confidence, hours within 5% (test/fleet/independent.test.ts).',
+    );
+  });
+}
+
+if (want('fleet-scale')) {
+  await guarded('Fleet audit cost at scale', async () => {
+    log('fleet audit vs a plain avg_over_time: 512, 2,048 and 10,000 GPUs');
+    const { benchScale } = await import('../bench/fleet-scale.ts');
+    const { markdown } = await benchScale([512, 2048, 10_000], ['prometheus', 'victoria-metrics'], [], log);
+    section(
+      'Fleet audit against a plain query, by fleet size and engine',
+      'node bench/fleet-scale.ts --sizes=512,2048,10000',
+      markdown,
+      'Goal (issue #26): with the recording rules, a 24 h audit costs ≤ 10× the plain query.',
+    );
   });
 }
 

@@ -6,7 +6,7 @@
  * test written against Prometheus runs unchanged on VictoriaMetrics.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.ts';
@@ -67,6 +67,7 @@ export function startEngine(engine: FleetEngine, opts: EngineOptions = {}): Prom
 async function startRealPrometheus(opts: EngineOptions): Promise<RunningEngine> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'saturate-prom-'));
   const data = join(dir, 'data');
+  if (opts.blocksDir) cpSync(opts.blocksDir, data, { recursive: true });
   if (opts.openMetricsFile) {
     const r = spawnSync(
       'promtool',
@@ -99,6 +100,7 @@ async function startRealPrometheus(opts: EngineOptions): Promise<RunningEngine> 
       '--query.lookback-delta=5m',
       '--log.level=error',
       ...webArgs,
+      ...(opts.args ?? []),
       ...(opts.pathPrefix ? [`--web.route-prefix=${opts.pathPrefix}`] : []),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },

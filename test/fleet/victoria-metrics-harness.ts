@@ -21,6 +21,10 @@ export interface EngineOptions {
   basicAuth?: { user: string; password: string; bcrypt: string };
   /** Serve every path under this prefix (`-http.pathPrefix`), as a proxy or Mimir's `/prometheus` would. */
   pathPrefix?: string;
+  /** Prometheus only: a data folder already backfilled (test/fleet/independent), copied in so the original stays. */
+  blocksDir?: string;
+  /** Prometheus only: more flags, e.g. `--query.timeout=10m` (its default, 2m, ends a query first). */
+  args?: string[];
   /** Prometheus only: start on this folder's data (one a halted Prometheus left) instead of a new one. */
   dir?: string;
 }
