@@ -131,6 +131,10 @@ export async function startVictoriaMetrics(opts: EngineOptions = {}): Promise<Ru
     `-storageDataPath=${join(dir, 'data')}`,
     // The tests' data lies days in the past; the default (one month) would refuse it once the calendar moves on.
     '-retentionPeriod=100y',
+    // Its default (1 min) closes a kept-alive connection a test left idle, e.g. while vmalert's replay (spawnSync, a
+    // minute or more for every rule of saturate-rules.yml on a loaded machine) holds the event loop: the next fetch
+    // then takes the closed socket ("other side closed").
+    '-http.idleConnTimeout=1h',
     '-loggerLevel=ERROR',
     `-search.latencyOffset=${latencyMs}ms`,
   ];
@@ -180,8 +184,9 @@ export async function startVictoriaMetrics(opts: EngineOptions = {}): Promise<Ru
         throw new Error(`victoria-metrics holds ${held} of the ${sent.samples} samples in ${opts.openMetricsFile}`);
     }
   } catch (e) {
+    const exited = child.exitCode !== null ? ` (victoria-metrics exited ${child.exitCode})` : '';
     await stop();
-    throw e;
+    throw new Error(`${(e as Error).message}${exited}${stderr ? `: ${stderr}` : ''}`, { cause: e });
   }
   return { url, dir, visibleAfterMs: latencyMs, stop };
 }
