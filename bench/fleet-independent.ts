@@ -4,7 +4,9 @@
  * Prints the time to write and backfill the cluster (or that its blocks were kept from an earlier run), the audit's
  * time, the verdicts now against the truth (right, can't tell where the deciding reading is not exported, wrong,
  * wrong at high confidence), the confusion matrix (truth × verdict), the GPU-hours per state against the truth, and
- * each kind of miss with one GPU's evidence. The same numbers test/fleet/independent.test.ts asserts.
+ * each kind of miss with one GPU's evidence. Issue #26's goals (≥ 95% right, none wrong with high confidence, hours
+ * per state within 5%) are not yet a test in `npm test`: the audit misses them, and on a 2-core machine the
+ * cluster's backfill and audit take over half an hour.
  */
 import { audit } from '../server/fleet/audit.ts';
 import { createPrometheusClient } from '../server/fleet/prometheus-api.ts';
@@ -14,7 +16,10 @@ import { matrixText, missesText, summaryText } from '../test/fleet/independent/f
 import { patientFetch } from '../test/fleet/independent/patient-fetch.ts';
 import { startPrometheus } from '../test/fleet/prometheus-harness.ts';
 
-/** Prometheus's own per-query limit, raised from its 2 min default (test/fleet/independent.test.ts says why). */
+/**
+ * Prometheus's own per-query limit, raised from its 2 min default: at 512 GPUs over 24 h one 50-host window query
+ * outran it on a loaded 2-core machine, and the audit then reported its own limit, not Prometheus's.
+ */
 const QUERY_TIMEOUT = '--query.timeout=20m';
 
 export interface IndependentResult {

@@ -182,7 +182,17 @@ describe('where a model is shown', () => {
       pricePerGpuHour: null,
     });
     const report = {
-      window: { startS: 0, endS: 3600, seconds: 3600, segmentS: 600, liveS: 300 },
+      window: {
+        startS: 0,
+        endS: 3600,
+        seconds: 3600,
+        segmentS: 600,
+        liveS: 300,
+        path: 'raw',
+        rulesS: 0,
+        rulesFromS: null,
+        rulesToS: null,
+      },
       prometheus: 'http://prom',
       queries: 1,
       gpus: [gpu('a', 'Tesla V100-SXM2-32GB'), gpu('b', 'NVIDIA GH200 480GB')],

@@ -83,7 +83,7 @@ export function createTraceParser(options: ParseOptions = {}): TraceParser {
 /**
  * The words for a trace this device cannot hold: its table of events would not fit (`maxEvents`, or an
  * allocation failed), or one piece of text is longer than a string can be. `bytesRead` is how far it got.
- * @example tooLarge(5_700_000, 1.2e9).message // "This trace is larger than this device can read: …"
+ * @example tooLarge(5_700_000, 1.2e9).message // "This trace is larger than this device can read: it stopped at 5.7 million events, after 1.20 GB of the file. Record fewer steps (torch.profiler's schedule, e.g. active=2), or read it on a computer with more memory: npm run trace -- FILE."
  */
 export function tooLarge(events: number, bytesRead: number | null): TraceError {
   const where = bytesRead === null ? '' : `, after ${(bytesRead / 1e9).toFixed(2)} GB of the file`;
