@@ -10,7 +10,7 @@
  * One sync at a time per page (`syncNow` joins a running one). It runs beside the page, never on the path of an
  * answer: the store records first, sync reads what is recorded.
  */
-import type { StoredItem } from '../../protocol/sync.ts';
+import type { StoredItem, SyncItem } from '../../protocol/sync.ts';
 import { backupToText, createBackup } from '../../lib/backup.ts';
 import { decryptItem, encryptItem, type Plain } from '../../lib/sync/items.ts';
 import { packEvents } from '../../lib/sync/batch.ts';
@@ -136,7 +136,7 @@ async function pushAll(d: SyncDeps, start: SyncLocal, set: (s: SyncLocal) => voi
   while (i < todo.length || (i === 0 && local.drop.length)) {
     // Encrypted a request at a time: the first request leaves before the rest is encrypted.
     const batch: Todo[] = [];
-    const items = [];
+    const items: SyncItem[] = [];
     let bytes = 0;
     while (i < todo.length && batch.length < PUSH_BATCH) {
       const item = await encryptItem(d.keys, todo[i]!.plain);

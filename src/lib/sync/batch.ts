@@ -44,7 +44,11 @@ export function packEvents<E>(events: readonly E[], maxBytes = BATCH_PLAIN_BYTES
   return runs;
 }
 
-async function pipe(bytes: Uint8Array<ArrayBuffer>, stream: TransformStream<Uint8Array, Uint8Array>, max: number) {
+async function pipe(
+  bytes: Uint8Array<ArrayBuffer>,
+  stream: { writable: WritableStream<BufferSource>; readable: ReadableStream<Uint8Array> },
+  max: number,
+) {
   // Written straight into the stream (a Blob's stream goes through the browser process in Chromium: slower).
   const writer = stream.writable.getWriter();
   writer.write(bytes).catch(() => {});
