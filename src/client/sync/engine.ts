@@ -43,6 +43,7 @@ export interface SyncDeps {
 /** What one sync did. */
 export interface SyncReport {
   pulled: number;
+  /** Events and record versions sent (several events travel in one item). */
   pushed: number;
   skipped: number;
   devices: number;
@@ -165,7 +166,7 @@ async function pushAll(d: SyncDeps, start: SyncLocal, set: (s: SyncLocal) => voi
     };
     set(local);
     await d.writeLocal(local);
-    pushed += items.length;
+    pushed += batch.reduce((n, b) => n + (b.eventIds?.length ?? 1), 0); // events and records, not items
     if (!todo.length) break;
   }
   return pushed;
