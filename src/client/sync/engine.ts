@@ -4,22 +4,26 @@
  *    settings win over a fresh device's defaults and the device's own records are added);
  * 2. pull every page after the cursor, decrypt, merge events into the store through its import path (union by id:
  *    `applyImport`, which validates every event) and write winning record versions;
- * 3. push the events the server does not hold and the queued record versions, 500 items a request;
+ * 3. push the events the server does not hold, packed and compressed several to an item (lib/sync/batch.ts), and the
+ *    queued record versions, at most 500 items or ~4 MiB a request;
  * 4. read the account's status (devices). The state is written after every page, so an interrupted sync resumes.
  * One sync at a time per page (`syncNow` joins a running one). It runs beside the page, never on the path of an
  * answer: the store records first, sync reads what is recorded.
  */
-import type { StoredItem } from '../../protocol/sync.ts';
+import type { StoredItem, SyncItem } from '../../protocol/sync.ts';
 import { backupToText, createBackup } from '../../lib/backup.ts';
 import { decryptItem, encryptItem, type Plain } from '../../lib/sync/items.ts';
+import { packEvents } from '../../lib/sync/batch.ts';
 import { eventsToPush, stampLocalChanges, takeRemoteRecords, type PulledVersion } from '../../lib/sync/plan.ts';
 import type { SyncLocal } from '../../lib/sync/state.ts';
 import type { AccountKeys } from '../../lib/sync/keys.ts';
 import type { ProgressEvent } from '../../schemas/progress-event.ts';
-import type { SyncApi } from './api.ts';
+import { SyncApiError, type SyncApi } from './api.ts';
 
 export const PULL_LIMIT = 2000;
 export const PUSH_BATCH = 500;
+/** Item JSON per push request at most, well under the server's 8 MiB body limit. */
+export const PUSH_BYTES = 4 * 1024 * 1024;
 
 /** What a sync needs; the browser's are in `browserDeps()` (session.ts), tests pass their own. */
 export interface SyncDeps {
@@ -39,6 +43,7 @@ export interface SyncDeps {
 /** What one sync did. */
 export interface SyncReport {
   pulled: number;
+  /** Events and record versions sent (several events travel in one item). */
   pushed: number;
   skipped: number;
   devices: number;
@@ -53,7 +58,8 @@ export async function syncOnce(d: SyncDeps): Promise<SyncReport> {
   let pulled = 0;
   let skipped = 0;
   for (;;) {
-    const page = await d.api.pull(local.cursor, PULL_LIMIT);
+    const page = await pullOrRestart(d, local);
+    if (page.restarted) local = { ...local, cursor: '', sentEventIds: [] };
     const r = await takeIn(d, local, page.items);
     local = { ...r.local, cursor: page.cursor };
     pulled += page.items.length;
@@ -69,6 +75,21 @@ export async function syncOnce(d: SyncDeps): Promise<SyncReport> {
   return { pulled, pushed, skipped, devices: status.devices, lastSyncAt: local.lastSyncAt! };
 }
 
+/**
+ * Pulls a page after the cursor. A cursor the server says is ahead of the account (the server was reset or
+ * restored) is forgotten and the pull starts over from the beginning: union by id makes that harmless, and the
+ * sync goes on instead of failing every time.
+ */
+async function pullOrRestart(d: SyncDeps, local: SyncLocal) {
+  try {
+    return { ...(await d.api.pull(local.cursor, PULL_LIMIT)), restarted: false };
+  } catch (e) {
+    if (local.cursor === '' || !(e instanceof SyncApiError) || e.code !== 'bad_cursor') throw e;
+    // What this device had sent may be gone with the old server: send it all again (the server dedupes by id).
+    return { ...(await d.api.pull('', PULL_LIMIT)), restarted: true };
+  }
+}
+
 /** Decrypts a pulled page and merges it here. */
 async function takeIn(d: SyncDeps, local: SyncLocal, items: readonly StoredItem[]) {
   const plains = await Promise.all(items.map((it) => decryptItem(d.keys, it)));
@@ -78,6 +99,7 @@ async function takeIn(d: SyncDeps, local: SyncLocal, items: readonly StoredItem[
   plains.forEach((p, i) => {
     if ('skip' in p) skipped++;
     else if (p.kind === 'event') events.push(p.event as ProgressEvent);
+    else if (p.kind === 'events') events.push(...(p.events as ProgressEvent[]));
     else versions.push({ itemId: items[i]!.id, version: p.record });
   });
   const sent = new Set(local.sentEventIds);
@@ -96,25 +118,40 @@ async function takeIn(d: SyncDeps, local: SyncLocal, items: readonly StoredItem[
   return { local: taken.state, skipped };
 }
 
-/** Pushes what the server does not hold, in batches; updates the state after each. */
+type Todo = { plain: Plain; eventIds?: string[]; record?: SyncLocal['pending'][number] };
+
+/** Pushes what the server does not hold, in requests of at most PUSH_BATCH items and ~PUSH_BYTES; updates the
+ * state after each. Events go packed several to an item; the same events give the same items on a retry. */
 async function pushAll(d: SyncDeps, start: SyncLocal, set: (s: SyncLocal) => void): Promise<number> {
   let local = start;
   const events = eventsToPush(local, await d.events());
-  const pending = [...local.pending];
-  // Encrypted a batch at a time: the first request leaves before the rest is encrypted.
-  const todo: { plain: Plain; eventId?: string; record?: (typeof pending)[number] }[] = [
-    ...events.map((e) => ({ plain: { kind: 'event', event: e } as Plain, eventId: e.id })),
-    ...pending.map((r) => ({ plain: { kind: 'record', record: r } as Plain, record: r })),
+  const todo: Todo[] = [
+    ...packEvents(events).map((run) => ({
+      plain: { kind: 'events', events: run } as Plain,
+      eventIds: run.map((e) => e.id),
+    })),
+    ...local.pending.map((record) => ({ plain: { kind: 'record', record } as Plain, record })),
   ];
   let pushed = 0;
-  for (let i = 0; i < todo.length || (i === 0 && local.drop.length); i += PUSH_BATCH) {
-    const batch = todo.slice(i, i + PUSH_BATCH);
-    const items = await Promise.all(batch.map((b) => encryptItem(d.keys, b.plain)));
+  let i = 0;
+  while (i < todo.length || (i === 0 && local.drop.length)) {
+    // Encrypted a request at a time: the first request leaves before the rest is encrypted.
+    const batch: Todo[] = [];
+    const items: SyncItem[] = [];
+    let bytes = 0;
+    while (i < todo.length && batch.length < PUSH_BATCH) {
+      const item = await encryptItem(d.keys, todo[i]!.plain);
+      const size = JSON.stringify(item).length;
+      if (batch.length && bytes + size > PUSH_BYTES) break;
+      batch.push(todo[i++]!);
+      items.push(item);
+      bytes += size;
+    }
     await d.api.push({ items, ...(local.drop.length ? { drop: local.drop.slice(0, 5000) } : {}) });
     const sent = [...local.sentEventIds];
     const records = { ...local.records };
     batch.forEach((b, j) => {
-      if (b.eventId) sent.push(b.eventId);
+      if (b.eventIds) sent.push(...b.eventIds);
       const known = b.record && records[b.record.key];
       if (b.record && known && known.hlc.wall === b.record.hlc.wall && known.hlc.counter === b.record.hlc.counter)
         records[b.record.key] = { ...known, itemId: items[j]!.id };
@@ -129,7 +166,8 @@ async function pushAll(d: SyncDeps, start: SyncLocal, set: (s: SyncLocal) => voi
     };
     set(local);
     await d.writeLocal(local);
-    pushed += items.length;
+    pushed += batch.reduce((n, b) => n + (b.eventIds?.length ?? 1), 0); // events and records, not items
+    if (!todo.length) break;
   }
   return pushed;
 }

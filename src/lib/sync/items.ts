@@ -7,12 +7,14 @@
  *   `{ "v": 1, "event": <ProgressEvent> }`                        an event of the log (union by id)
  *   `{ "v": 1, "record": { key, hlc, value } }`                    one version of a record (last writer wins)
  *   `{ "v": 1, "record": { key, hlc, deleted: true } }`            a tombstone: the record was removed
+ * Version 2 (batch.ts): several events in one item, compressed: `{ "v": 2, "events": [...] }`, read here too.
  * A newer `v` is skipped by this release (`decryptItem` returns `{ skip }`), never misread.
  */
 import type { SyncItem } from '../../protocol/sync.ts';
 import type { AccountKeys } from './keys.ts';
 import { fromB64u, fromUtf8, randomBytes, toB64u, utf8 } from './bytes.ts';
 import { hlcToString, parseHlc, type Hlc } from './hlc.ts';
+import { BATCH_MAGIC, batchPlaintext, readBatchPlaintext } from './batch.ts';
 
 export const ENVELOPE_VERSION = 1;
 
@@ -21,7 +23,10 @@ export type RecordVersion =
   { key: string; hlc: Hlc; value: unknown; deleted?: undefined } | { key: string; hlc: Hlc; deleted: true };
 
 /** What an item holds once decrypted. */
-export type Plain = { kind: 'event'; event: unknown } | { kind: 'record'; record: RecordVersion };
+export type Plain =
+  | { kind: 'event'; event: unknown }
+  | { kind: 'events'; events: readonly unknown[] }
+  | { kind: 'record'; record: RecordVersion };
 
 /** An item that could not be read: a newer envelope, or damaged. `reason` is for logs and tests. */
 export interface Skipped {
@@ -38,26 +43,41 @@ export async function hmacId(keys: AccountKeys, text: string): Promise<string> {
 
 /** The item id of an event. */
 export const eventItemId = (keys: AccountKeys, eventId: string) => hmacId(keys, `event:${eventId}`);
+/** The item id of a batch of events: HMAC of its sorted event ids (the same on a retried push). */
+export const batchItemId = (keys: AccountKeys, eventIds: readonly string[]) =>
+  hmacId(keys, `batch:${[...eventIds].sort().join('\n')}`);
 /** The item id of one version of a record. */
 export const recordItemId = (keys: AccountKeys, key: string, hlc: Hlc) =>
   hmacId(keys, `record:${key}@${hlcToString(hlc)}`);
 /** The server-visible key of a record (the same for all its versions). */
 export const recordKeyId = (keys: AccountKeys, key: string) => hmacId(keys, `record-key:${key}`);
 
-/** Encrypts an event or a record version into an item ready to push. */
+const idOf = (event: unknown) => {
+  const id = (event as { id?: unknown } | null)?.id;
+  if (typeof id !== 'string') throw new Error('An event to sync needs its string id.');
+  return id;
+};
+
+/** Encrypts an event, a batch of events (compressed, version 2) or a record version into an item ready to push. */
 export async function encryptItem(keys: AccountKeys, plain: Plain): Promise<SyncItem> {
-  const envelope =
-    plain.kind === 'event'
-      ? { v: ENVELOPE_VERSION, event: plain.event }
-      : { v: ENVELOPE_VERSION, record: plain.record };
   const iv = randomBytes(12);
-  const data = new Uint8Array(
-    await subtle().encrypt({ name: 'AES-GCM', iv }, keys.enc, utf8(JSON.stringify(envelope))),
-  );
+  const bytes =
+    plain.kind === 'events'
+      ? await batchPlaintext(plain.events)
+      : utf8(
+          JSON.stringify(
+            plain.kind === 'event'
+              ? { v: ENVELOPE_VERSION, event: plain.event }
+              : { v: ENVELOPE_VERSION, record: plain.record },
+          ),
+        );
+  const data = new Uint8Array(await subtle().encrypt({ name: 'AES-GCM', iv }, keys.enc, bytes));
+  if (plain.kind === 'events') {
+    const id = await batchItemId(keys, plain.events.map(idOf));
+    return { id, kind: 'event', iv: toB64u(iv), data: toB64u(data) };
+  }
   if (plain.kind === 'event') {
-    const id = (plain.event as { id?: unknown }).id;
-    if (typeof id !== 'string') throw new Error('An event to sync needs its string id.');
-    return { id: await eventItemId(keys, id), kind: 'event', iv: toB64u(iv), data: toB64u(data) };
+    return { id: await eventItemId(keys, idOf(plain.event)), kind: 'event', iv: toB64u(iv), data: toB64u(data) };
   }
   const { key, hlc } = plain.record;
   return {
@@ -88,12 +108,27 @@ export async function decryptItem(
   keys: AccountKeys,
   item: Pick<SyncItem, 'kind' | 'iv' | 'data'>,
 ): Promise<Plain | Skipped> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
     const plain = await subtle().decrypt({ name: 'AES-GCM', iv: fromB64u(item.iv) }, keys.enc, fromB64u(item.data));
-    text = fromUtf8(new Uint8Array(plain));
+    bytes = new Uint8Array(plain);
   } catch {
     return { skip: 'does not decrypt under this account key' };
+  }
+  if (bytes[0] === BATCH_MAGIC) {
+    if (item.kind !== 'event') return { skip: 'a batch of events in a record item' };
+    try {
+      return { kind: 'events', events: await readBatchPlaintext(bytes) };
+    } catch (e) {
+      return { skip: e instanceof Error ? e.message : String(e) };
+    }
+  }
+  if (bytes[0] !== 0x7b) return { skip: `envelope version byte ${bytes[0] ?? 'none'}` };
+  let text: string;
+  try {
+    text = fromUtf8(bytes);
+  } catch {
+    return { skip: 'not UTF-8' };
   }
   try {
     return readEnvelope(item.kind, JSON.parse(text));
