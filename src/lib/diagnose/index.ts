@@ -6,10 +6,12 @@
  *
  * Order, from the issue's principles: clock event reasons decide throttling on their own, before the
  * hang and straggler rules; a hang needs a sign of no progress (throughput 0, SM and DRAM near 0, a
- * stalled rank; without SM and tensor activity, memory idle at near-idle power on every rank), never
- * low power alone; low power alone never gives "small kernels"; a null is not a zero; the data-wait fraction
+ * stalled rank; SM activity no more than NCCL's spinning blocks hold with tensor and memory quiet at near-idle
+ * power, spinning.ts; without SM and tensor activity, memory idle at near-idle power on every rank), never
+ * low power alone; low power alone never gives "small kernels"; a straggler is a rank set apart above a tight
+ * group, never a spread alone (set-apart.ts); a null is not a zero; the data-wait fraction
  * decides starvation; tensor and DRAM activity stand in when SM activity is missing. Confidence is
- * high only when the readings that decide the verdict are present.
+ * high only when the readings that decide the verdict are present and agree.
  *
  * @example diagnose(lastThirtySecondsOfMessages).kind // 'data-starvation'
  */
