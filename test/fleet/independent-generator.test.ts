@@ -43,6 +43,19 @@ describe('the independent cluster plan', () => {
     expect(stateAt(held.gpus[0]!, 0)).toBe('compute-bound');
     expect(stateAt(held.gpus[0]!, 86_400)).toBe('idle-allocated');
   });
+
+  test('each single-GPU pod or Slurm job is its own job; an 8-GPU job is one; no two hosts share an id', () => {
+    const jobKey = (o: (typeof hosts)[number]['gpus'][number]['owner']) =>
+      o === null ? null : 'hpcJob' in o ? `slurm:${o.hpcJob}` : `pod:${o.namespace}/${o.pod}`;
+    const singles = ['notebooks', 'starved', 'small-kernels'] as const;
+    for (const h of hosts) {
+      const keys = h.gpus.map((g) => jobKey(g.owner));
+      const expected = singles.includes(h.scenario as (typeof singles)[number]) ? 8 : h.scenario === 'shared' ? 2 : 1;
+      expect(new Set(keys).size, `${h.hostname} (${h.scenario}, ${h.kubernetes ? 'k8s' : 'slurm'})`).toBe(expected);
+    }
+    const all = hosts.flatMap((h) => [...new Set(h.gpus.map((g) => jobKey(g.owner)).filter((k) => k !== null))]);
+    expect(new Set(all).size).toBe(all.length);
+  });
 });
 
 describe('the independent cluster as dcgm-exporter series', () => {

@@ -128,7 +128,7 @@ describe('no SM or tensor activity: GPU-Util, memory activity and power decide a
     expect(nearIdleWatts({ name: 'an unlisted GPU', powerLimitW: null })).toBeNull();
   });
 
-  test('every GPU at ≥ 95% with memory busy under 2% at near-idle power: a hang, medium, with the arithmetic', () => {
+  test('every GPU at ≥ 95% with memory busy at most 2% at near-idle power: a hang, medium, with the arithmetic', () => {
     const v = verdictsOf(scrapes([hungDefault, hungDefault, hungDefault, hungDefault]), LIVE_S, owners);
     for (const d of v) {
       expect(d).toMatchObject({ kind: 'communication-hang', confidence: 'medium', gpus: [0, 1, 2, 3] });
@@ -137,6 +137,18 @@ describe('no SM or tensor activity: GPU-Util, memory activity and power decide a
     // A lowered power limit does not hide it: 98 W is near idle for a 700 W board whatever the limit.
     const limited = { ...hungDefault, powerLimitWatts: 350, powerWatts: 150 };
     expect(kinds([limited, limited], owners.slice(0, 2))).toEqual(['communication-hang', 'communication-hang']);
+  });
+
+  test('one rank whose memory reads 1–3% (shown 2%) at 91 W does not hide the hang: medium, not "can\'t tell"', () => {
+    // The independent cluster's v3-default H100 hang: whole-percent samples of 1–3% show as 2%.
+    const flicker = { ...hungDefault, powerWatts: 91, memUtilPct: (i: number) => [1, 2, 2, 3][i % 4]! };
+    const v = verdictsOf(
+      windowOf([hungDefault, hungDefault, hungDefault, flicker], { n: 21, intervalS: 15 }),
+      LIVE_S,
+      owners,
+    );
+    for (const d of v) expect(d).toMatchObject({ kind: 'communication-hang', confidence: 'medium' });
+    expect(v[0]!.evidence.join(' ')).toMatch(/memory busy at most 2% of the time and power at most 182 W/);
   });
 
   test('a stalled rank beside still ones is a hang too, still medium when judged from power', () => {

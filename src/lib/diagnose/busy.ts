@@ -7,6 +7,8 @@ import type { GpuStats } from './stats.ts';
 import type { Verdict } from './types.ts';
 import { powerText as power, progressing, r0, rateText as rate } from './format.ts';
 import type { LabSetup } from './setup.ts';
+import { nearIdlePower } from './idle-power.ts';
+import { spinning } from './spinning.ts';
 
 const quiet = (x: number | null): boolean => x !== null && x < 2;
 
@@ -37,9 +39,14 @@ function coreReading(s: GpuStats, setup: readonly LabSetup[]): CoreReading {
 function activityVerdict(s: GpuStats, w: string, core: CoreReading): Verdict {
   const sm = r0(s.sm ?? 0);
   const t = s.tensor ?? 0;
-  if ((s.sm ?? 0) < 10 && (quiet(s.dram) || quiet(s.memUtil)) && !progressing(s) && !core.launching) {
+  const memQuiet = quiet(s.dram) || quiet(s.memUtil);
+  // A pegged core beside a GPU at near-idle power, memory quiet, is the Python thread spin-waiting in a sync
+  // (cudaStreamSynchronize polls), not launching work: it does not say the loop progresses.
+  const waitingCore = core.launching && memQuiet && nearIdlePower(s);
+  if (((s.sm ?? 0) < 10 || spinning(s)) && memQuiet && !progressing(s) && (!core.launching || waitingCore)) {
     // Busy in time with no SM, memory or host activity and no progress reported: a kernel that
-    // polls (a collective waiting for a peer, a kernel that never ends) looks the same as tiny work.
+    // polls (a collective waiting for a peer, a kernel that never ends) looks the same as tiny work. SM activity up
+    // to what NCCL's spinning blocks hold counts as none when tensor, memory and power agree (spinning.ts).
     return {
       kind: 'cant-tell',
       title: "Can't tell: busy, but nothing moves. Is the job making progress?",
@@ -47,6 +54,10 @@ function activityVerdict(s: GpuStats, w: string, core: CoreReading): Verdict {
       cardId: 'nccl-hangs-read-100',
       evidence: [
         `GPU-Util ${r0(s.util.mean)}% but SM activity ${sm}% and ${s.dram !== null ? `DRAM ${r0(s.dram)}%` : `memory busy ${r0(s.memUtil ?? 0)}% of the time`} ${w}`,
+        ...(s.powerW !== null ? [`power${power(s)}`] : []),
+        ...(waitingCore
+          ? [`one CPU core at ${r0(s.maxCorePct ?? 0)}%: at near-idle GPU power, a thread spin-waiting in a sync`]
+          : []),
       ],
       next: 'Check whether steps still advance (the training log, or report steps/s with python/saturate_report.py); py-spy dump shows where it waits.',
       decide:
@@ -57,7 +68,8 @@ function activityVerdict(s: GpuStats, w: string, core: CoreReading): Verdict {
     return {
       kind: 'small-kernels',
       title: 'Busy in time, not in space: small kernels',
-      confidence: (s.sm ?? 0) < 35 ? 'high' : 'medium',
+      // High only when the readings agree: small kernels still move memory; memory quiet conflicts with it.
+      confidence: (s.sm ?? 0) < 35 && !memQuiet ? 'high' : 'medium',
       cardId: 'small-batches-small-kernels',
       evidence: [
         `GPU-Util ${r0(s.util.mean)}% but SM activity ${sm}% ${w}`,

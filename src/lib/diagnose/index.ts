@@ -6,10 +6,12 @@
  *
  * Order, from the issue's principles: clock event reasons decide throttling on their own, before the
  * hang and straggler rules; a hang needs a sign of no progress (throughput 0, SM and DRAM near 0, a
- * stalled rank; without SM and tensor activity, memory idle at near-idle power on every rank), never
- * low power alone; low power alone never gives "small kernels"; a null is not a zero; the data-wait fraction
+ * stalled rank; SM activity no more than NCCL's spinning blocks hold with tensor and memory quiet at near-idle
+ * power, spinning.ts; without SM and tensor activity, memory idle at near-idle power on every rank), never
+ * low power alone; low power alone never gives "small kernels"; a straggler is a rank set apart above a tight
+ * group, never a spread alone (set-apart.ts); a null is not a zero; the data-wait fraction
  * decides starvation; tensor and DRAM activity stand in when SM activity is missing. Confidence is
- * high only when the readings that decide the verdict are present.
+ * high only when the readings that decide the verdict are present and agree.
  *
  * @example diagnose(lastThirtySecondsOfMessages).kind // 'data-starvation'
  */
@@ -22,6 +24,8 @@ import { NEAR_IDLE_SHARE, nearIdlePower, nearIdleWatts } from './idle-power.ts';
 import type { BottleneckKind, Diagnosis, Verdict } from './types.ts';
 import type { LabSetup } from './setup.ts';
 import { withProfile, type ProfileReadings } from './profile.ts';
+import { STRAGGLER_GAP_PTS, agrees, setApart } from './set-apart.ts';
+import { SPIN_CHANNELS, spinCeilingPct, spinning } from './spinning.ts';
 
 export type { BottleneckKind, Diagnosis } from './types.ts';
 export { BOTTLENECK_KINDS } from './types.ts';
@@ -45,12 +49,23 @@ const free = (s: GpuStats): boolean =>
 
 /**
  * Nothing moves without SM or tensor activity to read (dcgm-exporter's default counters export neither): GPU-Util
- * at 95% or more, memory busy under 2% of the time and board power near idle (idle-power.ts). A kernel runs all the
+ * at 95% or more, memory busy at most 2% of the time and board power near idle (idle-power.ts). A kernel runs all the
  * time, yet reads no operands and draws no more than a spinning wait: whatever the kernel is, no work gets done.
  * Only ever read across two or more ranks (hangVerdict): one GPU so is not called hung by comparison.
+ *
+ * "At most 2%" as shown: NVML's memory utilisation is a whole percent per sample period (gpu-facts 1.2, 1.8), and a
+ * window's mean is shown rounded (shown.ts), so a rank whose samples read 0, 1, 2 and 3% around a 1.5% mean shows
+ * 2%. On the independent cluster one hung H100 of eight read so (at 91 W, under the 182 W line) and the whole job read
+ * "can't tell" under the former "under 2%". Small kernels move memory well above it (4–18% there, 7% in the
+ * simulator), and power near idle must hold too.
  */
+const stillMem = (x: number | null): boolean => x !== null && x <= 2;
 const stillByPower = (s: GpuStats): boolean =>
-  s.sm === null && s.tensor === null && s.util.mean >= 95 && (quiet(s.dram) || quiet(s.memUtil)) && nearIdlePower(s);
+  s.sm === null &&
+  s.tensor === null &&
+  s.util.mean >= 95 &&
+  (stillMem(s.dram) || stillMem(s.memUtil)) &&
+  nearIdlePower(s);
 
 /**
  * The communication-hang verdict, or null when no reading shows the job stopped. `label(i)`: GPU i's number as
@@ -72,8 +87,11 @@ function hangVerdict(
     const s = stats[i] as GpuStats;
     const bySm =
       (s.sm === null || s.sm < 10) && (quiet(s.dram) || quiet(s.memUtil)) && (s.sm !== null || quiet(s.tensor));
-    return bySm || stillByPower(s);
+    return bySm || spinning(s) || stillByPower(s);
   });
+  // SM activity at 10% or more is read as spinning NCCL blocks only with every other reading agreeing (spinning.ts):
+  // a judgement, so never high on its own.
+  const bySpin = doingNothing.some((i) => ((stats[i] as GpuStats).sm ?? 0) >= 10);
   const byPower = doingNothing.some(
     (i) => (stats[i] as GpuStats).sm === null && (stats[i] as GpuStats).tensor === null,
   );
@@ -102,7 +120,7 @@ function hangVerdict(
     kind: 'communication-hang',
     title: 'Communication hang: busy GPUs, no progress',
     // Judged from power where SM and tensor activity are missing: medium, whatever else agrees, unless steps stopped.
-    confidence: zeroTput || (!byPower && quietAll && stalled.length > 0) ? 'high' : 'medium',
+    confidence: zeroTput || (!byPower && !bySpin && quietAll && stalled.length > 0) ? 'high' : 'medium',
     cardId: 'nccl-hangs-read-100',
     gpus: busy,
     evidence: [
@@ -112,9 +130,14 @@ function hangVerdict(
         : []),
       ...(zeroTput ? ['throughput 0: no steps complete'] : []),
       ...(pcieFlat ? ['PCIe traffic flat near 0 on every GPU'] : []),
+      ...(bySpin
+        ? [
+            `SM activity up to ${spinCeilingPct(s) ?? 0}% is what NCCL's spinning blocks hold (${SPIN_CHANNELS} channels, one SM each, of this GPU's SMs), with tensor pipes and memory quiet at near-idle power: nothing moves`,
+          ]
+        : []),
       ...(byPower
         ? [
-            `SM and tensor activity not exported: at ≥ 95% GPU-Util, memory busy under 2% of the time and power at most ${nearIdleWatts(s) ?? 0} W (near idle: ${Math.round(NEAR_IDLE_SHARE * 100)}% of its TDP), nothing moves`,
+            `SM and tensor activity not exported: at ≥ 95% GPU-Util, memory busy at most 2% of the time and power at most ${nearIdleWatts(s) ?? 0} W (near idle: ${Math.round(NEAR_IDLE_SHARE * 100)}% of its TDP), nothing moves`,
           ]
         : []),
     ],
@@ -122,7 +145,11 @@ function hangVerdict(
   };
 }
 
-/** Every rank busy, but the ranks' SM or tensor activity differs: the busiest is the one the others wait for. */
+/**
+ * Every rank busy, and one rank (or a few) set apart above a tight group in SM or tensor activity, with tensor
+ * activity and power agreeing where read: the others wait for it in the all-reduce (set-apart.ts gives the principle
+ * and its numbers). An even spread of levels is not a straggler.
+ */
 function stragglerVerdict(
   stats: readonly GpuStats[],
   all: readonly number[],
@@ -130,24 +157,32 @@ function stragglerVerdict(
 ): Diagnosis | null {
   const busy = all.filter((i) => (stats[i] as GpuStats).util.n > 0 && (stats[i] as GpuStats).util.mean >= 85);
   if (busy.length < 2 || busy.length !== all.length) return null;
-  const work = (i: number): number | null => (stats[i] as GpuStats).sm ?? (stats[i] as GpuStats).tensor;
+  const bySm = busy.every((i) => (stats[i] as GpuStats).sm !== null);
+  const work = (i: number): number | null => (bySm ? (stats[i] as GpuStats).sm : (stats[i] as GpuStats).tensor);
   const w = busy.map(work);
   if (w.some((x) => x === null)) return null;
-  const vals = w as number[];
-  if (Math.max(...vals) - Math.min(...vals) < 12) return null;
-  const slow = busy.reduce((a, b) => ((work(b) ?? 0) > (work(a) ?? 0) ? b : a));
-  const s = stats[slow] as GpuStats;
-  const metric = s.sm !== null ? 'SM activity' : 'tensor activity';
-  const others = busy.filter((i) => i !== slow).map((i) => `${r0(work(i) ?? 0)}%`);
+  const apart = setApart(w as number[]);
+  if (apart.length === 0) return null;
+  const second = [
+    ...(bySm ? [busy.map((i) => (stats[i] as GpuStats).tensor)] : []),
+    busy.map((i) => (stats[i] as GpuStats).powerW),
+  ];
+  if (!second.every((v) => agrees(v, apart))) return null;
+  const slow = apart.map((k) => busy[k] as number);
+  const s = stats[slow[0] as number] as GpuStats;
+  const metric = bySm ? 'SM activity' : 'tensor activity';
+  const names = slow.map(label).join(', ');
+  const which = `GPU${slow.length > 1 ? 's' : ''} ${names}`;
+  const others = busy.filter((i) => !slow.includes(i)).map((i) => `${r0(work(i) ?? 0)}%`);
   return {
     kind: 'straggler',
-    title: `Straggler: every rank waits for GPU ${label(slow)}`,
+    title: `Straggler: every rank waits for ${which}`,
     confidence: 'medium',
     cardId: 'distributed-overlap-and-stragglers',
     gpus: [...all],
     evidence: [
       `all ${busy.length} GPUs read ≥ 85% GPU-Util over ${s.spanS} s`,
-      `GPU ${label(slow)}: ${metric} ${r0(work(slow) ?? 0)}%; the others: ${others.join(', ')} (they wait in the all-reduce)`,
+      `${which}: ${metric} ${slow.map((i) => `${r0(work(i) ?? 0)}%`).join(', ')}, at least ${STRAGGLER_GAP_PTS} points above the others and apart from them: ${others.join(', ')} (they wait in the all-reduce)`,
     ],
     next: 'Balance the work per rank: bucket sequences by length or balance tokens per batch; check that one rank is not doing extra work (logging, eval).',
   };

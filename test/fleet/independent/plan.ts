@@ -124,11 +124,12 @@ function hostGpus(
   at: (lo: number, hi: number) => number,
   seed: number,
 ): PlannedGpu[] {
-  const job = (name: string, ns: string) =>
+  // A Slurm job id per job: slot 0 the host's job, 1 the shared node's second, 10 + g the single-GPU job on GPU g.
+  const job = (name: string, ns: string, slot = name.endsWith('b') ? 1 : 0) =>
     kubernetes
       ? { namespace: ns, pod: `${name}-${hostIndex}`, container: name.split('-')[0]! }
-      : { hpcJob: String(700_000 + hostIndex * 10 + (name.endsWith('b') ? 1 : 0)) };
-  const single = (name: string, ns: string, g: number) => job(`${name}-${g}`, ns);
+      : { hpcJob: String(700_000 + hostIndex * 100 + slot) };
+  const single = (name: string, ns: string, g: number) => job(`${name}-${g}`, ns, 10 + g);
   const flat = (state: TruthState): Stretch[] => [{ fromS: 0, state }];
   const hangAt = at(0.1, 0.45); // the hang starts between 2.4 h and 10.8 h into a day
   const releaseAt = at(0.25, 0.75); // busy-then-held: training stops between 6 h and 18 h
