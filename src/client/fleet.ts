@@ -177,32 +177,41 @@ export function bootFleet(): void {
     document.querySelector<HTMLElement>('[data-fleet-groups]')!.hidden = false;
   };
 
+  /** The read in flight: a new one (another window chosen, the server connected again) cancels it. */
+  let reading: AbortController | null = null;
+
   async function load(): Promise<void> {
     if (!server) return;
+    reading?.abort();
+    const mine = (reading = new AbortController());
     const w = (controls.elements.namedItem('window') as HTMLSelectElement).value;
     status.textContent = 'Reading the fleet…';
     let res: Response;
+    let body: unknown;
     try {
       res = await fetch(
         `${server.origin}/api/fleet?window=${encodeURIComponent(w)}&token=${encodeURIComponent(server.token)}`,
+        { signal: mine.signal },
       );
+      // For bench/fleet.ts: from the response to the report in the DOM (parse and render), and to the next paint.
+      performance.mark('fleet:response');
+      body = await res.json().catch(() => ({}));
     } catch {
+      if (mine.signal.aborted) return; // a newer read took its place: it shows its own answer
       status.textContent = `Could not reach the lab server at ${server.origin}: is it running?`;
       setup.open = true;
       return;
     }
+    if (mine !== reading) return;
     if (!res.ok) {
-      const body = (await res.json().catch(() => ({}))) as { error?: string };
       status.textContent =
         res.status === 404
           ? 'This lab server reads no fleet: start it with npm start -- --source prometheus:<your Prometheus URL>.'
-          : (body.error ?? `The lab server answered ${res.status}.`);
+          : ((body as { error?: string }).error ?? `The lab server answered ${res.status}.`);
       setup.open = true;
       return;
     }
-    // Marks for bench/fleet.ts: from the response to the report in the DOM (parse and render), and to the next paint.
-    performance.mark('fleet:response');
-    report = (await res.json()) as FleetJson;
+    report = body as FleetJson;
     remembered.set(LAB_SERVER_KEY, `${server.origin}/?token=${server.token}`); // the live views connect to it
     priceOf = priceFields(prices, [...new Set(report.gpus.map((g) => g.model))].sort(), render);
     // Too little data for this window (a Prometheus that began scraping minutes ago): the shortest window that

@@ -23,7 +23,7 @@ import type { StreakSummary } from '../lib/streak.ts';
 import { streakLabel } from '../lib/streak-label.ts';
 import { withBase } from '../lib/base-path.ts';
 import { savedStateOf, storeIsEmpty } from '../store/peek.ts';
-import { SYNC_FLAG_KEY, usableStorage } from '../store/web-storage.ts';
+import { usableStorage } from '../store/web-storage.ts';
 import {
   cacheEmptyStreak,
   PROGRESS_ERROR_EVENT,
@@ -230,21 +230,8 @@ function badgeAndSaveButton(): void {
   }
 }
 
-/**
- * On a device signed in to sync (one localStorage read), loads the sync triggers once the page is idle
- * (src/client/sync/auto.ts): progress made on any page syncs, not only on /progress/.
- */
-function startSyncWhenSignedIn(): void {
-  if (usableStorage('localStorage')?.getItem(SYNC_FLAG_KEY) !== '1') return;
-  // Through start.ts (no static imports): this chunk then names one file, not every chunk sync needs.
-  const start = () => void import('./sync/start.ts').then((m) => m.startSync()).catch(() => undefined);
-  if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 5000 });
-  else setTimeout(start, 2000);
-}
-
 bufferProgressEvents();
 if (typeof document !== 'undefined') {
   notSavedNote();
   badgeAndSaveButton();
-  startSyncWhenSignedIn();
 }

@@ -3,9 +3,21 @@
  * `saturate:sync` = "1" while this device is signed in to sync, and `saturate:sync-url`, a server address the
  * learner typed. src/store/sync-state.ts holds the rest.
  */
-import { SYNC_FLAG_KEY, usableStorage } from './web-storage.ts';
+// No import of web-storage.ts: a module of sync that imported it would split it from the chunk card pages load
+// with it, and that split alone put a card page over its 10 KB of JavaScript before a figure (test/e2e/figures.spec.ts).
+/** localStorage key: "1" while this device is signed in to sync. */
+export const SYNC_FLAG_KEY = 'saturate:sync';
 
-export { SYNC_FLAG_KEY };
+/** localStorage when this page may use it (web-storage.ts `usableStorage`, for this one store), else null. */
+function usableStorage(_name: 'localStorage'): Storage | null {
+  try {
+    const s = globalThis.localStorage;
+    s.getItem('saturate:probe');
+    return s;
+  } catch {
+    return null;
+  }
+}
 export const SYNC_URL_KEY = 'saturate:sync-url';
 
 /** Marks this device signed in (or not). */

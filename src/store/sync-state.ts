@@ -16,7 +16,7 @@
  * Read back validated: a state that fails its check is a fresh one (a full pull, nothing lost).
  * Where IndexedDB refuses (some private modes), sign-in fails with words and progress works as before.
  */
-import { del, get, set, setMany, type UseStore } from 'idb-keyval';
+import { del, get, set, type UseStore } from 'idb-keyval';
 import { createProgressStore } from './kv.ts';
 import { setSyncFlag } from './sync-flag.ts';
 import { freshSyncLocal, parseSyncLocal, type SyncLocal } from '../lib/sync/state.ts';
@@ -103,7 +103,15 @@ export async function saveSignIn(
     ['keys', signIn.keys],
   ];
   if (signIn.local) entries.push(['local', signIn.local]);
-  await setMany(entries, store);
+  // One transaction, as idb-keyval's setMany, written here: setMany in this module would join the chunk every card
+  // page loads and put it over its 10 KB before a figure (test/e2e/figures.spec.ts).
+  await store('readwrite', (s) => {
+    for (const [k, v] of entries) s.put(v, k);
+    return new Promise<void>((resolve, reject) => {
+      s.transaction.oncomplete = () => resolve();
+      s.transaction.onabort = s.transaction.onerror = () => reject(s.transaction.error);
+    });
+  });
   setSyncFlag(true);
 }
 

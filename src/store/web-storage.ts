@@ -12,7 +12,3 @@ export function usableStorage(name: 'sessionStorage' | 'localStorage'): Storage 
     return null;
   }
 }
-
-/** localStorage key: "1" while this device is signed in to sync (src/store/sync-flag.ts). Here, in the every-page
- * chunk, so a page checks it without loading another module. */
-export const SYNC_FLAG_KEY = 'saturate:sync';

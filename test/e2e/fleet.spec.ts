@@ -118,6 +118,30 @@ test('the fleet page reads the cluster through the lab server and names where GP
   await expect(summary.nth(1)).toContainText(/mean [1-9]\d*(\.\d)? GiB/);
 });
 
+test('choosing another window while one is being read shows the window chosen last', async ({ page }) => {
+  test.setTimeout(150_000); // a 7-day audit on a shared 2-core machine
+  const status = page.locator('[data-fleet-status]');
+  await page.goto(`http://127.0.0.1:${lab.port}/fleet/?token=${TOKEN}`);
+  await expect(status).toHaveText(/Read 64 GPUs over the last 1h\./, { timeout: 60_000 });
+  // The 7-day read ends one way or the other: answered (the page must not show it now) or cancelled.
+  const weekEnded = new Promise<void>((resolve) => {
+    const ended = (r: { url(): string }) => {
+      if (r.url().includes('window=7d')) resolve();
+    };
+    page.on('requestfinished', ended);
+    page.on('requestfailed', ended);
+  });
+  const windowSelect = page.locator('select[name="window"]');
+  await windowSelect.selectOption('7d');
+  await windowSelect.selectOption('1h'); // changed their mind while the week is read
+  await expect(status).toHaveText(/Read 64 GPUs over the last 1h\./, { timeout: 60_000 });
+  await weekEnded;
+  // Whatever the week's answer did, it did within a frame or two of arriving (one JSON parse and a render).
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await expect(status).toHaveText(/Read 64 GPUs over the last 1h\./);
+  await expect(windowSelect).toHaveValue('1h');
+});
+
 test('a lab server without a fleet says how to start one', async ({ page }) => {
   await page.goto(`/fleet/`);
   await page

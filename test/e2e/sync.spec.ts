@@ -17,6 +17,7 @@ import { UNLIMITED } from '../../server/sync/limits.ts';
 import { getBank, type BankQuestion } from './progress-helpers.ts';
 import { answerQuickly } from './quiz-fast.ts';
 import { shootBothSchemes } from './shoot.ts';
+import { addPlatformAuthenticator } from './passkeys.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -63,21 +64,7 @@ async function device(browser: Browser, passkeys = true): Promise<Device> {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   let authenticatorId: string | null = null;
-  if (passkeys) {
-    await cdp.send('WebAuthn.enable');
-    ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        ctap2Version: 'ctap2_1',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        hasPrf: true,
-        automaticPresenceSimulation: true,
-      } as never,
-    }));
-  }
+  if (passkeys) authenticatorId = await addPlatformAuthenticator(cdp);
   return { context, page, cdp, authenticatorId };
 }
 
@@ -112,6 +99,19 @@ async function answerOffline(d: Device, bank: BankQuestion[], seed: string, n = 
   await d.page.goto(`/practice/random/?seed=${seed}`);
   const quiz = d.page.locator('section.quiz');
   await expect(quiz.locator('.prompt').first()).toBeVisible();
+  // The learner's first touch, still online, loads the page's write path, and on a signed-in device with it the sync
+  // triggers (src/client/progress-writer.ts); they sync once at start. (Offline, the service worker would serve these
+  // chunks; this context blocks it, so the touch comes first.)
+  const started = d.page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        addEventListener('saturate:sync-status', (e) => {
+          if ((e as CustomEvent<{ state: string }>).detail.state === 'ok') resolve();
+        }),
+      ),
+  );
+  await d.page.dispatchEvent('main', 'pointerdown');
+  await started;
   await d.context.setOffline(true);
   await answerQuickly(
     quiz,

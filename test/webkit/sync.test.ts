@@ -14,6 +14,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { By } from 'selenium-webdriver';
 import type { SiteServer } from '../e2e/site-server.ts';
 import { CHROMIUM_ARGS, testChromiumPath } from '../e2e/browser.ts';
+import { addPlatformAuthenticator } from '../e2e/passkeys.ts';
 import { startSyncServer, type RunningSyncServer } from '../../server/sync/server.ts';
 import { UNLIMITED } from '../../server/sync/limits.ts';
 import { waitInPage, withSiteAndWebKit, type WebKitSession } from './webkit.ts';
@@ -32,19 +33,7 @@ async function chromiumAnswersOne(): Promise<{ recoveryKey: string; questionId: 
   const context = await chrome.newContext({ baseURL: origin, serviceWorkers: 'block' });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      ctap2Version: 'ctap2_1',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      hasPrf: true,
-      automaticPresenceSimulation: true,
-    } as never,
-  });
+  await addPlatformAuthenticator(cdp);
   await page.goto('/progress/');
   const panel = page.locator('[data-sync-panel]');
   await panel.getByLabel('Sync server').fill(`http://127.0.0.1:${sync.port}`);
