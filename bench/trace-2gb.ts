@@ -7,6 +7,7 @@
  */
 import { parseTraceStream, analyzeTraces } from '../src/lib/trace/index.ts';
 import { repeatedTraceStream } from './trace-gen.ts';
+import { watchPeakMemory } from './peak-memory.ts';
 
 const gb = Number(process.argv.find((a) => a.startsWith('--gb='))?.split('=')[1] ?? 2.2);
 const bytes = gb * 1e9;
@@ -19,24 +20,17 @@ const source = repeatedTraceStream(bytes).pipeThrough(
     },
   }),
 );
-globalThis.gc?.();
-const base = process.memoryUsage();
-let peak = 0;
-const sample = () => {
-  const m = process.memoryUsage();
-  peak = Math.max(peak, m.heapUsed + m.arrayBuffers - base.heapUsed - base.arrayBuffers);
-};
-const timer = setInterval(sample, 50);
+const memory = watchPeakMemory(50);
 const t0 = performance.now();
 try {
   const trace = await parseTraceStream(source);
   const report = analyzeTraces([{ label: 'generated', trace }]);
-  sample();
+  const peak = memory.peak();
   console.log(
     `${(streamed / 1e9).toFixed(2)} GB streamed (2^31 = 2.15 GB), ${trace.events.count} events kept, ${((performance.now() - t0) / 1000).toFixed(1)} s, peak memory ${(peak / 1e6).toFixed(0)} MB = ${(peak / streamed).toFixed(3)}× the trace; verdict ${report.verdict.kind}`,
   );
 } catch (e) {
   console.log(`${(streamed / 1e9).toFixed(2)} GB streamed, then: ${(e as Error).message}`);
 } finally {
-  clearInterval(timer);
+  memory.stop();
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { analyzeTraces, parseTraceStream } from '../src/lib/trace/index.ts';
+import { watchPeakMemory } from './peak-memory.ts';
 
 const mb = Number(process.argv.find((a) => a.startsWith('--mb='))?.split('=')[1] ?? 100);
 const file = join(tmpdir(), `saturate-trace-${mb}mb.json`);
@@ -94,14 +95,7 @@ async function writeTrace(): Promise<void> {
 
 await writeTrace();
 const size = statSync(file).size;
-globalThis.gc?.();
-const base = process.memoryUsage();
-let peak = 0;
-const sample = () => {
-  const m = process.memoryUsage();
-  peak = Math.max(peak, m.heapUsed + m.arrayBuffers - base.heapUsed - base.arrayBuffers);
-};
-const timer = setInterval(sample, 20);
+const memory = watchPeakMemory(20);
 const t0 = performance.now();
 const trace = await parseTraceStream(
   Readable.toWeb(createReadStream(file, { highWaterMark: 1 << 20 })) as ReadableStream<Uint8Array>,
@@ -109,8 +103,7 @@ const trace = await parseTraceStream(
 const t1 = performance.now();
 const report = analyzeTraces([{ label: 'synthetic', trace }]);
 const t2 = performance.now();
-sample();
-clearInterval(timer);
+const peak = memory.stop();
 rmSync(file);
 const f = (x: number) => x.toFixed(2);
 console.log(`| trace | events | parse s | analyse s | total s (budget 5) | peak memory / trace size (budget 2) | verdict |
