@@ -8,7 +8,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { syncOnce } from '../../src/client/sync/engine.ts';
 import { COMPACT_LIMITS, type CompactLimits } from '../../src/lib/sync/compact.ts';
 import { packEvents } from '../../src/lib/sync/batch.ts';
-import { decryptItem } from '../../src/lib/sync/items.ts';
+import { decryptItem, encryptItem } from '../../src/lib/sync/items.ts';
 import type { StoredItem } from '../../src/protocol/sync.ts';
 import { T0 } from './store-helpers.ts';
 import { device, realServer } from './sync-devices.ts';
@@ -94,5 +94,30 @@ describe('compaction of small event items', () => {
     expect(ids(c)).toEqual(ids(a));
     // Pulling the other's batches made each forget nothing it still needs: nothing left to compact.
     for (const d of [a, b, c]) expect(Object.keys((await d.deps.readLocal()).small).length).toBeLessThan(3);
+  });
+
+  test('an item whose events a device could not take in (damaged) is never dropped; the others are packed and dropped', async () => {
+    const server = await realServer();
+    const a = await device(server, 'A');
+    a.deps.compaction = { ...COMPACT_LIMITS, minItems: 3 };
+    for (let i = 0; i < 4; i++) await a.answer(`q-${i}`, T0 + i * 10_000);
+    // What an older or buggy device left: one item an answer, and one item of an event no release can read.
+    const bad = { id: `${T0}-damaged`, type: 'not-an-event' };
+    const small = await Promise.all(
+      [...a.progress.snapshot().events.map((e) => [e]), [bad]].map((run) =>
+        encryptItem(a.deps.keys, { kind: 'events', events: run }),
+      ),
+    );
+    await a.deps.api.push({ items: small });
+    const report = await syncOnce(a.deps);
+    expect(report.skipped).toBeGreaterThan(0);
+    const stored = await server.items();
+    const held = await Promise.all(stored.map((it) => decryptItem(a.deps.keys, it as StoredItem)));
+    const runs = held.map((p) => ('events' in p ? p.events.map((e) => (e as { id: string }).id) : []));
+    // The damaged item stays as it was; the four answers are in one new batch; their small items are gone.
+    expect(stored.map((it) => (it as StoredItem).id)).toContain(small[4]!.id);
+    expect(runs).toContainEqual([bad.id]);
+    expect(runs).toContainEqual(a.progress.snapshot().events.map((e) => e.id));
+    expect(stored).toHaveLength(2);
   });
 });
