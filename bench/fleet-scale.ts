@@ -5,14 +5,13 @@
  * engine, the plain `avg_over_time(DCGM_FI_DEV_GPU_UTIL[<window>])` (the better of two runs) and one audit of the
  * same window. Printed per GPUs × engine: the window, the audit's and the plain query's wall seconds and the
  * engine's own CPU seconds for each (its `process_cpu_seconds_total`), their ratio, and whether the audit read
- * recording rules (none are loaded here: the rules with per-GPU state series are not in deploy/prometheus yet).
+ * recording rules (none are loaded here: `bench/fleet-rules.ts` measures the audit through them).
  *
  * Windows: a day of 30 s scrapes for 2,048 and 10,000 GPUs is more than this 2-core machine writes and backfills
  * in a bench run, so each size takes its own window from `--hours` (default 24 h at 512, 2 h at 2,048, 1 h at
- * 10,000), and the table says which. VictoriaMetrics runs where test/fleet/victoria-metrics-harness.ts exists
- * (branch f/fleet-vm); otherwise its rows say it was not run.
+ * 10,000), and the table says which. VictoriaMetrics is Debian's `victoria-metrics` (test/fleet/victoria-metrics-harness.ts).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { audit } from '../server/fleet/audit.ts';
@@ -22,6 +21,7 @@ import { planCluster } from '../test/fleet/independent/plan.ts';
 import { importIntoVictoriaMetrics } from '../test/fleet/independent/vm-import.ts';
 import { patientFetch } from '../test/fleet/independent/patient-fetch.ts';
 import { startPrometheus } from '../test/fleet/prometheus-harness.ts';
+import { startVictoriaMetrics } from '../test/fleet/victoria-metrics-harness.ts';
 
 export type Engine = 'prometheus' | 'victoria-metrics';
 
@@ -55,16 +55,11 @@ interface Running {
   stop(): Promise<void>;
 }
 
-const VM_HARNESS = '../test/fleet/victoria-metrics-harness.ts';
-
 async function startEngine(engine: Engine, gpus: number, windowS: number, log: (s: string) => void): Promise<Running> {
   if (engine === 'prometheus') {
     const c = await backfilledCluster({ gpus, windowS }, log);
     return startPrometheus({ blocksDir: c.blocksDir, args: ['--query.timeout=20m'] });
   }
-  const { startVictoriaMetrics } = (await import(/* @vite-ignore */ VM_HARNESS)) as {
-    startVictoriaMetrics(o?: object): Promise<Running>;
-  };
   const vm = await startVictoriaMetrics();
   const work = mkdtempSync(join(tmpdir(), 'saturate-scale-vm-'));
   try {
@@ -99,10 +94,6 @@ async function measure(engine: Engine, gpus: number, windowH: number, log: (s: s
     recordingRules: false,
     note: '',
   };
-  if (engine === 'victoria-metrics' && !existsSync(new URL(VM_HARNESS, import.meta.url))) {
-    row.note = 'not run: no VictoriaMetrics harness on this branch (f/fleet-vm not merged)';
-    return row;
-  }
   const e = await startEngine(engine, gpus, windowS, log);
   try {
     const client = createPrometheusClient({ url: e.url, timeoutMs: 1_200_000, fetchImpl: patientFetch });
@@ -126,8 +117,8 @@ async function measure(engine: Engine, gpus: number, windowH: number, log: (s: s
     const cpu1 = await engineCpuS(e.url);
     row.auditCpuS = cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null;
     row.queries = report.queries;
-    // An audit that read recording rules says so in its report (issue #26); this one has none to read.
-    row.recordingRules = Boolean((report as { path?: string }).path?.includes('rules'));
+    // An audit that read recording rules says so in its report (`window.path`); this bench loads none.
+    row.recordingRules = report.window.path !== 'raw';
     if (report.gpus.length !== gpus) row.note = `${report.gpus.length} GPUs in the report`;
     log(`${engine} ${gpus} GPUs ${windowH} h: audit ${row.auditS.toFixed(1)} s, plain ${row.plainS!.toFixed(2)} s`);
   } finally {

@@ -1,7 +1,8 @@
 /**
  * SyncStore on SQLite with `node:sqlite` (built into Node: no native build; see README.md for why not
  * better-sqlite3). One file, WAL journal. node:sqlite is synchronous, so each method runs whole between two
- * turns of the event loop: a transaction never interleaves with another request of this process.
+ * turns of the event loop: a transaction never interleaves with another request of this process. The WAL is
+ * checkpointed on a worker thread (checkpointer.ts), never inside a request.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import {
   type StatusRow,
   type SyncStore,
 } from './store.ts';
+import { startCheckpointer, WAL_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
 
 /** The database file's name under `--data`. */
 export const SQLITE_FILE = 'sync.sqlite';
@@ -43,10 +45,13 @@ export async function openSqliteStore(dir: string): Promise<SyncStore & { file: 
   mkdirSync(dir, { recursive: true });
   const file = join(dir, SQLITE_FILE);
   const db: DatabaseSync = new sqlite.DatabaseSync(file);
+  // Checkpoints run on a worker thread (checkpointer.ts); this connection's own is only the bound on the WAL.
   db.exec(
-    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA secure_delete = ON;',
+    `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA secure_delete = ON;
+     PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}; PRAGMA journal_size_limit = ${WAL_AUTOCHECKPOINT_PAGES * 4096};`,
   );
   for (const sql of SCHEMA) db.exec(sql);
+  const checkpointer = await startCheckpointer(file);
 
   const q = (sql: string) => db.prepare(sql);
   const st = {
@@ -232,6 +237,7 @@ export async function openSqliteStore(dir: string): Promise<SyncStore & { file: 
       db.prepare('DELETE FROM sessions WHERE expires_at <= ?').run(now);
     },
     async close() {
+      await checkpointer.stop();
       if (db.isOpen) db.close();
     },
   };
