@@ -3,7 +3,10 @@
  * accounts × 10,000 events). Accounts and sessions go through the store; the first `real` accounts get real
  * items: answer events from `test/fixtures/answer-events.ts` in the browser's envelope (`{ v: 1, event }`),
  * sealed with AES-GCM (random 12-byte IV, 16-byte HMAC-sized id), pushed through `store.push` (these are the
- * ones the first-sync figures read). Every other account's items are made by one SQL statement per batch of
+ * ones the first-sync figures read). The next `compacted` accounts hold the same kind of history as a device leaves
+ * it after compaction (src/lib/sync/compact.ts), made by the browser's own code (`packEvents`, `encryptItem`, with
+ * WebCrypto and CompressionStream, which Node 24 has): full batches, then the longest tail of one-event items that
+ * does not yet start the next compaction (COMPACT_LIMITS.minItems − 1). Every other account's items are made by one SQL statement per batch of
  * accounts with the same column lengths (random hex in place of base64url: neither database compresses rows
  * this small, so the size on disk is the same).
  */
@@ -12,6 +15,10 @@ import { makeAnswerEvents } from '../test/fixtures/answer-events.ts';
 import { openStore } from '../server/sync/server.ts';
 import { SQLITE_FILE } from '../server/sync/sqlite.ts';
 import type { SyncItem } from '../src/protocol/sync.ts';
+import { packEvents } from '../src/lib/sync/batch.ts';
+import { COMPACT_LIMITS } from '../src/lib/sync/compact.ts';
+import { encryptItem } from '../src/lib/sync/items.ts';
+import { accountKeys } from '../src/lib/sync/keys.ts';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('base64url');
 
@@ -30,6 +37,18 @@ export function sealedEvents(n: number, key = randomBytes(32)): SyncItem[] {
   });
 }
 
+/**
+ * `n` real answer events as a device leaves them after compaction, sealed by the browser's code: the older events
+ * packed into full batches, the newest `tail` one to an item (pushed after each answer since the last compaction).
+ */
+export async function compactedHistory(n: number, tail = COMPACT_LIMITS.minItems - 1): Promise<SyncItem[]> {
+  const keys = await accountKeys(new Uint8Array(randomBytes(32)));
+  const events = makeAnswerEvents(n, Date.now() - n * 630_000);
+  const cut = Math.max(0, n - tail);
+  const runs = [...packEvents(events.slice(0, cut)), ...events.slice(cut).map((e) => [e])];
+  return Promise.all(runs.map((run) => encryptItem(keys, { kind: 'events', events: run })));
+}
+
 /** Column lengths of a sealed event, in characters (mean `data` length rounded). */
 export function itemShape(sample = sealedEvents(1000)) {
   const data = Math.round(sample.reduce((s, i) => s + i.data.length, 0) / sample.length);
@@ -43,6 +62,7 @@ export async function generate(
   events: number,
   log: (s: string) => void,
   real = 3,
+  compacted = 3,
 ) {
   const t0 = performance.now();
   const store = await openStore(where);
@@ -63,21 +83,23 @@ export async function generate(
     tokens.push(token);
     ids.push(id);
   }
-  for (const id of ids.slice(0, real)) {
-    const all = sealedEvents(events);
-    for (let done = 0; done < events; done += 5000) await store.push(id, all.slice(done, done + 5000), [], Date.now());
-  }
+  const push = async (id: string, all: SyncItem[]) => {
+    for (let done = 0; done < all.length; done += 5000)
+      await store.push(id, all.slice(done, done + 5000), [], Date.now());
+  };
+  for (const id of ids.slice(0, real)) await push(id, sealedEvents(events));
+  for (const id of ids.slice(real, real + compacted)) await push(id, await compactedHistory(events));
   await store.close();
   log(
-    `  accounts, sessions and ${Math.min(real, accounts)} real accounts: ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+    `  accounts, sessions, ${Math.min(real, accounts)} real accounts and ${Math.max(0, Math.min(compacted, accounts - real))} compacted: ${((performance.now() - t0) / 1000).toFixed(0)} s`,
   );
-  const bulk = ids.slice(real);
+  const bulk = ids.slice(real + compacted);
   const shape = itemShape();
   if (bulk.length) {
     if (where.database) await bulkPostgres(where.database, bulk, events, shape, log, t0);
     else await bulkSqlite(where.data!, bulk, events, shape, log, t0);
   }
-  return { tokens, seconds: (performance.now() - t0) / 1000, shape };
+  return { tokens, compacted: tokens.slice(real, real + compacted), seconds: (performance.now() - t0) / 1000, shape };
 }
 
 type Shape = ReturnType<typeof itemShape>;

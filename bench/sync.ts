@@ -3,7 +3,9 @@
  * - accounts × events generated inside the database (`sync-generate.ts`): three accounts of real sealed answer
  *   events (~254-byte envelopes, AES-GCM), the rest rows of the same column lengths made by SQL;
  * - a new device's first sync of one account's events over HTTP (pages of 5,000): wall time seen by the
- *   client, the server's own time (Server-Timing), bytes on the wire without and with gzip;
+ *   client, the server's own time (Server-Timing), bytes on the wire without and with gzip; for a history pushed
+ *   one event an item (the worst case), and for one a device left compacted (src/lib/sync/compact.ts: full
+ *   batches and the longest tail of one-event items that does not yet start a compaction);
  * - incremental sync (push 10 events, pull what is new) with 200 concurrent clients, each syncing 10 times
  *   with 0–1 s between syncs: p50 and p99, seen by the client (all rounds, and the rounds on a connection already
  *   open) and by the server (Server-Timing), and each process's event loop delay (the client's shows when the 200
@@ -15,80 +17,19 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UNLIMITED } from '../server/sync/limits.ts';
 import { startSyncServer } from '../server/sync/server.ts';
 import { generate, sealedEvents } from './sync-generate.ts';
+import { call, firstSync, resets } from './sync-http.ts';
+import { COMPACT_LIMITS } from '../src/lib/sync/compact.ts';
 import { SQLITE_FILE } from '../server/sync/sqlite.ts';
 
 const ORIGIN = 'http://localhost:4321';
 const pct = (xs: number[], p: number) =>
   xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
-
-/** Connections the server reset under load (each retried once, and counted in the report). */
-let resets = 0;
-
-/** One HTTP call with raw byte counts (undici's fetch would decompress out of sight); a reset is retried once. */
-async function call(agent: Agent, url: string, method: string, token: string, body?: string, gzip = false) {
-  try {
-    return await call1(agent, url, method, token, body, gzip);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ECONNRESET') throw e;
-    resets++;
-    return call1(agent, url, method, token, body, gzip);
-  }
-}
-
-function call1(agent: Agent, url: string, method: string, token: string, body?: string, gzip = false) {
-  return new Promise<{
-    status: number;
-    bytes: number;
-    text: string;
-    serverMs: number;
-    phases: Record<string, number>;
-    ms: number;
-  }>((resolve, reject) => {
-    const t0 = performance.now();
-    const req = request(
-      url,
-      {
-        method,
-        agent,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(gzip ? { 'accept-encoding': 'gzip' } : {}),
-          ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (b: Buffer) => chunks.push(b));
-        res.on('end', () => {
-          const raw = Buffer.concat(chunks);
-          const timing = /dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''));
-          const phases = Object.fromEntries(
-            [...String(res.headers['server-timing'] ?? '').matchAll(/(\w+);dur=([\d.]+)/g)].map((m) => [
-              m[1]!,
-              Number(m[2]),
-            ]),
-          );
-          resolve({
-            status: res.statusCode ?? 0,
-            bytes: raw.length,
-            text: gzip ? '' : raw.toString(),
-            serverMs: timing ? Number(timing[1]) : NaN,
-            phases,
-            ms: performance.now() - t0,
-          });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** Starts this file with --serve in a child process; resolves with its URL. */
 function serve(where: string[]): Promise<{ url: string; child: ChildProcess }> {
@@ -116,6 +57,12 @@ export interface SyncBenchRow {
   firstSyncServerMs: number;
   firstSyncBytes: number;
   firstSyncGzipBytes: number;
+  firstSyncItems: number;
+  /** The same for a history a device left compacted. */
+  compactedServerMs: number;
+  compactedBytes: number;
+  compactedGzipBytes: number;
+  compactedItems: number;
   incrementalP50: number;
   incrementalP99: number;
   /** The same from the second round on, when each client's connection is already open. */
@@ -139,38 +86,25 @@ async function benchOne(
   log(`sync bench on ${db}: generating ${opts.accounts} accounts × ${opts.events} events`);
   // --keep=DIR (SQLite): the generated database and its tokens stay in DIR, and a later run reuses them.
   const saved = where.data && join(where.data, 'bench-tokens.json');
-  const { tokens, seconds } =
+  const { tokens, compacted, seconds } =
     saved && existsSync(saved)
-      ? (JSON.parse(readFileSync(saved, 'utf8')) as { tokens: string[]; seconds: number })
+      ? (JSON.parse(readFileSync(saved, 'utf8')) as { tokens: string[]; compacted?: string[]; seconds: number })
       : await generate(where, opts.accounts, opts.events, log);
-  if (saved) writeFileSync(saved, JSON.stringify({ tokens, seconds }));
+  if (saved) writeFileSync(saved, JSON.stringify({ tokens, compacted, seconds }));
   const { url, child } = await serve(where.database ? ['--database', where.database] : ['--data', where.data!]);
   const agent = new Agent({ keepAlive: true, maxSockets: opts.clients });
   try {
-    // First sync of a new device: every page, plain and gzip; three runs on different accounts, the median.
-    const runs: { ms: number; server: number; bytes: number; gz: number }[] = [];
-    for (const token of tokens.slice(0, 3)) {
-      let after = '0';
-      const run = { ms: 0, server: 0, bytes: 0, gz: 0 };
-      for (;;) {
-        const r = await call(agent, `${url}/v1/pull?after=${after}&limit=5000`, 'GET', token);
-        const z = await call(agent, `${url}/v1/pull?after=${after}&limit=5000`, 'GET', token, undefined, true);
-        run.ms += r.ms;
-        run.server += r.serverMs;
-        run.bytes += r.bytes;
-        run.gz += z.bytes;
-        const page = JSON.parse(r.text) as { cursor: string; more: boolean };
-        after = page.cursor;
-        if (!page.more) break;
-      }
-      runs.push(run);
-    }
-    const mid = runs.sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)]!;
+    // First sync of a new device: every page, plain and gzip; three runs on different accounts, the median. Once
+    // for a history of one event an item, once for a compacted one (none in a --keep database made before).
+    const mid = await firstSync(agent, url, tokens.slice(0, 3));
+    const packed = compacted?.length ? await firstSync(agent, url, compacted) : null;
     // Incremental: each client pushes 10 events then pulls after its cursor, 10 rounds, all at once.
     // Each client's 10 pushes are sealed before the clock starts: the bench process plays 200 devices on one core,
     // and sealing in the loop would time the bench's own queue for that core, not the server.
+    // Accounts of one event an item only (a compacted account's cursor would be past its last seq).
+    const plain = tokens.filter((t) => !compacted?.includes(t));
     const clients = Array.from({ length: opts.clients }, (_, i) => ({
-      token: tokens[i % tokens.length]!,
+      token: plain[i % plain.length]!,
       cursor: String(opts.events),
       bodies: Array.from({ length: 10 }, () => JSON.stringify({ items: sealedEvents(10) })),
     }));
@@ -211,7 +145,7 @@ async function benchOne(
     log(
       `  client event loop delay p99 ${(eldC.percentile(99) / 1e6).toFixed(1)} ms, max ${(eldC.max / 1e6).toFixed(1)} ms`,
     );
-    if (resets) log(`  ${resets} connections reset and retried`);
+    if (resets.n) log(`  ${resets.n} connections reset and retried`);
     log(
       `  server phases p50 / p99 (ms): ${Object.entries(phases)
         .map(([k, xs]) => `${k} ${pct(xs, 0.5).toFixed(1)} / ${pct(xs, 0.99).toFixed(1)}`)
@@ -227,6 +161,11 @@ async function benchOne(
       firstSyncServerMs: mid.server,
       firstSyncBytes: mid.bytes,
       firstSyncGzipBytes: mid.gz,
+      firstSyncItems: mid.items,
+      compactedServerMs: packed?.server ?? NaN,
+      compactedBytes: packed?.bytes ?? NaN,
+      compactedGzipBytes: packed?.gz ?? NaN,
+      compactedItems: packed?.items ?? NaN,
       incrementalP50: pct(lat, 0.5),
       incrementalP99: pct(lat, 0.99),
       incrementalWarmP50: pct(warmLat, 0.5),
@@ -294,6 +233,15 @@ export async function benchSync(
       (r) =>
         `| ${r.db} | ${r.accounts} × ${r.events} | ${f(r.generateS)} s | ${f(r.firstSyncMs)} ms / ${f(r.firstSyncServerMs)} ms | ${f(r.firstSyncBytes / MB, 2)} MB / ${f(r.firstSyncGzipBytes / MB, 2)} MB | ${f(r.incrementalP50, 1)} / ${f(r.incrementalP99, 1)} ms; ${f(r.incrementalWarmP50, 1)} / ${f(r.incrementalWarmP99, 1)} ms; ${f(r.incrementalServerP50, 1)} / ${f(r.incrementalServerP99, 1)} ms | ${f(r.bytesPer10k / MB, 2)} MB |`,
     ),
+    '',
+    `A new device's first sync of ${o.events} events, by how the history was pushed (goal: ≤ 2 MB on the wire):`,
+    '',
+    '| database | history | items | server time | on the wire, plain / gzip (bytes) | gzip / 2 MB |',
+    '|---|---|---|---|---|---|',
+    ...rows.flatMap((r) => [
+      `| ${r.db} | one event an item (version-1 envelopes), never compacted | ${r.firstSyncItems} | ${f(r.firstSyncServerMs)} ms | ${r.firstSyncBytes} / ${r.firstSyncGzipBytes} | ${f(r.firstSyncGzipBytes / (2 * MB), 3)} |`,
+      `| ${r.db} | left compacted: full batches and ${COMPACT_LIMITS.minItems - 1} one-event items | ${r.compactedItems} | ${f(r.compactedServerMs)} ms | ${r.compactedBytes} / ${r.compactedGzipBytes} | ${f(r.compactedGzipBytes / (2 * MB), 3)} |`,
+    ]),
   ].join('\n');
   return { rows, markdown };
 }

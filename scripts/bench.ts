@@ -299,6 +299,13 @@ if (want('sync')) {
         'node bench/sync.ts',
       );
       keyRow(
+        'sync: first sync on the wire, gzip, history left compacted',
+        `${(sqlite.compactedGzipBytes / 1024 / 1024).toFixed(2)} MB`,
+        '≤ 2 MB',
+        `${(sqlite.compactedGzipBytes / 1024 / 1024 / 2).toFixed(2)}× the goal`,
+        'node bench/sync.ts',
+      );
+      keyRow(
         'sync: incremental p99, 200 clients (SQLite)',
         `${sqlite.incrementalP99.toFixed(0)} ms`,
         '≤ 50 ms',

@@ -26,7 +26,7 @@ const QUOTA_SQLSTATE = 'SQ001';
 /**
  * A push in one round trip (before: BEGIN, lock, known ids, insert, update, COMMIT: six). Same steps as the
  * SQLite store: lock the account's row (concurrent pushes to it wait here, so seqs follow commit order), drop
- * record versions, count the new items' bytes against the quota (over it: raise, and the statement stores
+ * the items named in `drop` (record versions, and event items whose events this push stores again, packed), count the new items' bytes against the quota (over it: raise, and the statement stores
  * nothing), insert the new items with the next seqs, update the account. Each statement inside a plpgsql
  * function takes a fresh snapshot, so the id check sees what a push that held the lock before committed.
  */
@@ -42,7 +42,7 @@ BEGIN
   IF NOT FOUND THEN RAISE EXCEPTION 'account vanished'; END IF;
   o_dropped := 0;
   IF cardinality(p_drop) > 0 THEN
-    WITH d AS (DELETE FROM items WHERE account_id = p_account AND id = ANY(p_drop) AND kind = 'record'
+    WITH d AS (DELETE FROM items WHERE account_id = p_account AND id = ANY(p_drop)
       RETURNING length(id) + length(iv) + length(data) + coalesce(length(key), 0) AS b)
     SELECT count(*), coalesce(sum(b), 0) FROM d INTO o_dropped, freed;
   END IF;

@@ -78,7 +78,7 @@ export async function openSqliteStore(dir: string): Promise<SyncStore & { file: 
     hasItem: q('SELECT 1 AS x FROM items WHERE account_id = ? AND id = ?'),
     insItem: q('INSERT INTO items (account_id, id, seq, kind, key, iv, data) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     dropItem: q(
-      "DELETE FROM items WHERE account_id = ? AND id = ? AND kind = 'record' RETURNING length(id) + length(iv) + length(data) + coalesce(length(key), 0) AS bytes",
+      'DELETE FROM items WHERE account_id = ? AND id = ? RETURNING length(id) + length(iv) + length(data) + coalesce(length(key), 0) AS bytes',
     ),
     setAccount: q('UPDATE accounts SET next_seq = ?, used_bytes = ?, last_push_at = ? WHERE id = ?'),
     pull: q('SELECT seq, id, kind, key, iv, data FROM items WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT ?'),

@@ -106,7 +106,8 @@ export interface SyncStore {
   /** The account of a live session, or null (unknown or expired). */
   findSession(tokenHash: string, now: number): Promise<string | null>;
   deleteSession(tokenHash: string): Promise<void>;
-  /** Stores new items (a known id is a duplicate), drops record versions; throws QuotaError. */
+  /** Drops the items named in `drop` (record versions and compacted event items, src/protocol/sync.ts), then stores
+   * new items (a known id is a duplicate), in one transaction; throws QuotaError (and does neither). */
   push(accountId: string, items: readonly SyncItem[], drop: readonly string[], now: number): Promise<PushOutcome>;
   /** Items with seq > after, oldest first, at most `limit`; `more` when others follow. */
   pull(accountId: string, after: number, limit: number): Promise<{ items: StoredItem[]; more: boolean; last: number }>;

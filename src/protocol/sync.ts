@@ -66,7 +66,11 @@ export type StoredItem = z.output<typeof StoredItemSchema>;
 
 export const PushRequestSchema = z.strictObject({
   items: z.array(SyncItemSchema).max(5000),
-  /** Ids of record versions the client has seen beaten by a newer version of the same key (pruned). */
+  /** Ids of items to remove, in the push's transaction, before its items are stored (freed bytes count against the
+   * quota first): record versions the client has seen beaten by a newer version of the same key, and small event
+   * items (src/lib/sync/compact.ts). A client drops event items only in the push that stores their events again,
+   * packed: the request's items hold every event of each event item it drops, so no event is ever lost. An unknown
+   * id is ignored (dropping is idempotent: two devices compacting the same items at once lose nothing). */
   drop: z.array(B64U.min(16).max(43)).max(5000).optional(),
 });
 export type PushRequest = z.output<typeof PushRequestSchema>;

@@ -6,7 +6,8 @@
  *   keys      `AccountKeys`: the account key as two non-extractable CryptoKeys (AES-GCM for items, HMAC for ids).
  *             IndexedDB stores a CryptoKey as it is (structured clone), so the raw key never sits in storage and
  *             page script cannot read it back out; only this origin's code can use it.
- *   local     `SyncLocal` (src/lib/sync/state.ts): cursor, events the server holds, known record versions, queue
+ *   local     `SyncLocal` (src/lib/sync/state.ts): cursor, events the server holds, known record versions, queue,
+ *             small event items known for compaction
  * Its own database: signing out deletes it whole, and the progress log ("saturate") is never touched by sync
  * except through its import path (union by id).
  * localStorage `saturate:sync` = "1" while signed in: a page reads it (cheap, synchronous) to decide whether to load

@@ -97,6 +97,25 @@ export async function openEvent(s: Secrets, item: StoredItem): Promise<PlainEven
   return JSON.parse(new TextDecoder().decode(data)) as PlainEvent;
 }
 
+/** Encrypts several events into one item, as a device packing them does: id HMAC("batch:" + sorted event ids),
+ * so the same events give the same id on any device. */
+export async function sealBatch(s: Secrets, events: PlainEvent[]): Promise<SyncItem> {
+  const name = `batch:${events
+    .map((e) => e.id)
+    .sort()
+    .join('\n')}`;
+  const mac = new Uint8Array(await subtle.sign('HMAC', s.idKey, enc.encode(name)));
+  const iv = webcrypto.getRandomValues(new Uint8Array(12));
+  const data = await subtle.encrypt({ name: 'AES-GCM', iv }, s.aes, enc.encode(JSON.stringify(events)));
+  return { id: b64u(mac.slice(0, 16)), kind: 'event', iv: b64u(iv), data: b64u(data) };
+}
+
+/** The events of an item sealed by `sealEvent` (one) or `sealBatch` (several). */
+export async function openEvents(s: Secrets, item: StoredItem): Promise<PlainEvent[]> {
+  const opened = (await openEvent(s, item)) as PlainEvent | PlainEvent[];
+  return Array.isArray(opened) ? opened : [opened];
+}
+
 /** A device talking to one sync server. */
 export class SyncClient {
   base: string;

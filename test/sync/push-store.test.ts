@@ -1,6 +1,6 @@
 /**
  * A push on both stores, straight through `SyncStore`: PostgreSQL runs it as one statement (`sync_push`), SQLite
- * as a transaction of several; both must count duplicates, drop record versions, keep the quota (a push over it
+ * as a transaction of several; both must count duplicates, drop record versions and compacted event items, keep the quota (a push over it
  * stores nothing, drops included) and hand out seqs in order.
  */
 import { mkdtempSync } from 'node:fs';
@@ -37,7 +37,7 @@ const stores: [string, () => Promise<SyncStore>][] = [
 ];
 
 describe.each(stores)('a push on %s', (_name, open) => {
-  it('counts duplicates, drops record versions, refuses a push over the quota whole, and numbers seqs in order', async () => {
+  it('counts duplicates, drops record versions and event items packed again, refuses a push over the quota whole, and numbers seqs in order', async () => {
     const store = await open();
     try {
       const id = `acct-${Math.random().toString(36).slice(2)}`;
@@ -61,22 +61,28 @@ describe.each(stores)('a push on %s', (_name, open) => {
       expect(over).toBeInstanceOf(QuotaError);
       expect(over).toMatchObject({ usedBytes: 2 * EVENT, pushBytes: 3 * EVENT, quotaBytes: 3 * EVENT + RECORD });
       expect((await store.status(id, 3)).items).toBe(3);
-      // Dropping the record makes room for two events; an event id in `drop` is not dropped (events stay).
-      expect(await store.push(id, [item(4), item(5)], [item(3).id, item(1).id], 4)).toMatchObject({
+      // Dropping the record makes room for two events.
+      expect(await store.push(id, [item(4), item(5)], [item(3).id], 4)).toMatchObject({
         accepted: 2,
         duplicates: 0,
         dropped: 1,
         usedBytes: 4 * EVENT,
       });
+      // Event items dropped by the push that stores their events again (item 6 stands for the batch of 1 and 2):
+      // 4 + 1 events would pass the quota, but the freed bytes count first.
+      expect(await store.push(id, [item(6)], [item(1).id, item(2).id], 5)).toMatchObject({
+        accepted: 1,
+        dropped: 2,
+        usedBytes: 3 * EVENT,
+      });
       const pulled = await store.pull(id, 0, 100);
       expect(pulled.items.map((i) => [i.id, i.seq])).toEqual([
-        [item(1).id, 1],
-        [item(2).id, 2],
         [item(4).id, 4],
         [item(5).id, 5],
+        [item(6).id, 6],
       ]);
-      expect(pulled.last).toBe(5);
-      expect((await store.status(id, 4)).lastPushAt).toBe(4);
+      expect(pulled.last).toBe(6);
+      expect((await store.status(id, 5)).lastPushAt).toBe(5);
     } finally {
       await store.close();
     }

@@ -10,7 +10,8 @@ import { UNLIMITED } from '../../server/sync/limits.ts';
 import { startSyncServer, type RunningSyncServer, type StartOptions } from '../../server/sync/server.ts';
 import type { SyncStore } from '../../server/sync/store.ts';
 import { softAuthenticator } from './authenticator.ts';
-import { newSecrets, openEvent, plainEvents, sealEvent, SyncClient } from './client.ts';
+import { newSecrets, openEvent, openEvents, plainEvents, sealBatch, sealEvent, SyncClient } from './client.ts';
+import type { SyncItem } from '../../src/protocol/sync.ts';
 
 /** What a database gives the suite. */
 export interface Backend {
@@ -91,11 +92,49 @@ export function syncSuite(name: string, backend: () => Backend): void {
       const v2 = { ...v1, id: 'recordversion0000002', data: 'djI' };
       expect(await a.push([v1, v2])).toMatchObject({ accepted: 2 });
       expect((await a.pullAll()).map((i) => i.id)).toEqual([e!.id, v1.id, v2.id]);
-      const dropped = await a.push([], [v1.id, e!.id]);
-      expect(dropped.dropped).toBe(1); // an event is never dropped
+      const dropped = await a.push([], [v1.id, 'notstoreditem0000001']);
+      expect(dropped.dropped).toBe(1); // an unknown id is ignored
       const fresh = s.client();
       fresh.token = a.token;
       expect((await fresh.pullAll()).map((i) => i.id)).toEqual([e!.id, v2.id]);
+    });
+
+    it('a push that stores small event items again, packed, drops them in its transaction: the quota gets their bytes back, a second device doing the same at once loses nothing, and a new device pulls the batch alone', async () => {
+      const secrets = await newSecrets();
+      const a = s.client();
+      const { passkey } = await a.signup(secrets);
+      const events = plainEvents(6, 'compact');
+      const small = await Promise.all(events.map((e) => sealEvent(secrets, e)));
+      const bytes = (items: SyncItem[]) => items.reduce((n, i) => n + i.id.length + i.iv.length + i.data.length, 0);
+      expect(await a.push(small)).toMatchObject({ accepted: 6, usedBytes: bytes(small) });
+      const batch = await sealBatch(secrets, events);
+      const packed = await a.push(
+        [batch],
+        small.map((i) => i.id),
+      );
+      expect(packed).toMatchObject({ accepted: 1, dropped: 6, usedBytes: bytes([batch]) });
+      // Device B packed the same events at the same time: the same batch id (a duplicate), the drops already done.
+      const b2 = s.client();
+      await b2.signin(passkey);
+      const same = await sealBatch(secrets, [...events].reverse());
+      expect(same.id).toBe(batch.id);
+      expect(
+        await b2.push(
+          [same],
+          small.map((i) => i.id),
+        ),
+      ).toMatchObject({
+        accepted: 0,
+        duplicates: 1,
+        dropped: 0,
+        usedBytes: bytes([batch]),
+      });
+      const c = s.client();
+      await c.signin(passkey);
+      const got = await c.pullAll();
+      expect(got.map((i) => i.id)).toEqual([batch.id]);
+      expect((await openEvents(secrets, got[0]!)).map((e) => e.id)).toEqual(events.map((e) => e.id));
+      expect(await c.json('GET', '/status')).toMatchObject({ items: 1, usedBytes: bytes([batch]) });
     });
 
     it('signs in with the recovery key alone, and refuses a wrong one', async () => {

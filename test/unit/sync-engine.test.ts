@@ -1,128 +1,20 @@
 /**
  * One sync, end to end in Node: two devices, each with its own real progress store (fake IndexedDB) and sync state
  * (IndexedDB, account keys as non-extractable CryptoKeys), against the real sync server (server/sync/, SQLite in a
- * temp folder); the account is made by the server's tests' software passkey (test/sync/authenticator.ts).
+ * temp folder); the account is made by the server's tests' software passkey (test/sync/authenticator.ts). The devices
+ * and the server are made in sync-devices.ts.
  */
 import 'fake-indexeddb/auto';
-import { afterAll, describe, expect, test } from 'vitest';
-
-const ORIGIN = 'http://localhost:4321';
-import { openProgress, recordAnswer, undoLast } from '../../src/store/progress.ts';
+import { describe, expect, test } from 'vitest';
+import { undoLast } from '../../src/store/progress.ts';
 import { accountKeys, newSecret } from '../../src/lib/sync/keys.ts';
-import { syncOnce, type SyncDeps } from '../../src/client/sync/engine.ts';
-import { SyncApiError, syncApi } from '../../src/client/sync/api.ts';
-import { startSyncServer, type RunningSyncServer } from '../../server/sync/server.ts';
-import { UNLIMITED } from '../../server/sync/limits.ts';
-import { newSecrets, SyncClient } from '../sync/client.ts';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  createSyncStore,
-  readAccountKeys,
-  readSyncLocal,
-  saveSignIn,
-  writeSyncLocal,
-} from '../../src/store/sync-state.ts';
-import { freshSyncLocal } from '../../src/lib/sync/state.ts';
-import { decryptItem, encryptItem, type RecordVersion } from '../../src/lib/sync/items.ts';
+import { syncOnce } from '../../src/client/sync/engine.ts';
+import { SyncApiError } from '../../src/client/sync/api.ts';
+import { createSyncStore, readAccountKeys, saveSignIn } from '../../src/store/sync-state.ts';
+import { decryptItem, encryptItem } from '../../src/lib/sync/items.ts';
 import type { StoredItem } from '../../src/protocol/sync.ts';
-import { freshStore, T0 } from './store-helpers.ts';
-
-/** The real sync server (server/sync/) on SQLite in a temp folder, with an account made by a software passkey. */
-async function realServer() {
-  const data = mkdtempSync(join(tmpdir(), 'sync-engine-'));
-  const server = await startSyncServer({
-    port: 0,
-    data,
-    allowOrigin: ORIGIN,
-    rpId: 'localhost',
-    limits: UNLIMITED,
-    log: () => {},
-  });
-  servers.push(server);
-  const secrets = await newSecrets();
-  const client = new SyncClient(server.url, ORIGIN, 'localhost');
-  const { signedIn } = await client.signup(secrets);
-  let offline = false;
-  const fetchFn: typeof fetch = (input, init) => {
-    if (offline) return Promise.reject(new TypeError('Failed to fetch'));
-    return fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), origin: ORIGIN } });
-  };
-  const items = async () => {
-    const c = new SyncClient(server.url, ORIGIN, 'localhost');
-    c.token = signedIn.session.token;
-    return (await c.json<{ items: { kind: string }[] }>('GET', '/pull?after=0&limit=5000')).items;
-  };
-  return {
-    api: syncApi(server.url, signedIn.session.token, fetchFn),
-    k: secrets.k as Uint8Array<ArrayBuffer>,
-    items,
-    setOffline: (v: boolean) => (offline = v),
-  };
-}
-
-const servers: RunningSyncServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.stop()));
-});
-
-async function device(server: Awaited<ReturnType<typeof realServer>>, name: string) {
-  const raw = server.k;
-  const { store } = freshStore();
-  const syncStore = createSyncStore(`sync-${name}-${Math.random()}`);
-  await saveSignIn(
-    {
-      session: { serverUrl: 'http://localhost', accountId: 'a'.repeat(16), token: 't'.repeat(32), expiresAt: T0 + 1e9 },
-      keys: await accountKeys(raw),
-      local: freshSyncLocal(name),
-    },
-    syncStore,
-  );
-  const progress = await openProgress({ tabs: false, storage: null, tabStorage: null }, store);
-  let records = new Map<string, unknown>();
-  let now = T0;
-  const deps: SyncDeps = {
-    api: server.api,
-    keys: (await readAccountKeys(syncStore))!,
-    readLocal: () => readSyncLocal(() => name, syncStore),
-    writeLocal: (s) => writeSyncLocal(s, syncStore),
-    events: async () => progress.snapshot().events,
-    importEvents: (text) => progress.applyImport(text),
-    records: async () => records,
-    applyRecords: async (vs: RecordVersion[]) => {
-      records = new Map(records);
-      for (const v of vs)
-        if (v.deleted) records.delete(v.key);
-        else records.set(v.key, v.value);
-      return [];
-    },
-    now: () => (now += 1000),
-  };
-  const answer = (q: string, at: number) =>
-    recordAnswer(
-      {
-        questionId: q,
-        cardId: 'meters/util',
-        topic: 'meters',
-        choice: ['a'],
-        correct: true,
-        timeMs: 5000,
-        context: 'practice',
-        at,
-      },
-      store,
-    );
-  return {
-    deps,
-    store,
-    progress,
-    answer,
-    setRecords: (r: Map<string, unknown>) => (records = r),
-    records: () => records,
-    setNow: (t: number) => (now = t),
-  };
-}
+import { T0 } from './store-helpers.ts';
+import { device, realServer } from './sync-devices.ts';
 
 describe('syncOnce', () => {
   test('the account keys survive IndexedDB as non-extractable CryptoKeys', async () => {

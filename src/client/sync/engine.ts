@@ -5,7 +5,9 @@
  * 2. pull every page after the cursor, decrypt, merge events into the store through its import path (union by id:
  *    `applyImport`, which validates every event) and write winning record versions;
  * 3. push the events the server does not hold, packed and compressed several to an item (lib/sync/batch.ts), and the
- *    queued record versions, at most 500 items or ~4 MiB a request;
+ *    queued record versions, at most 500 items or ~4 MiB a request; once the small event items this device knows
+ *    of hold enough, their events are packed again with them and each request drops the small items its batches
+ *    hold whole (compaction, lib/sync/compact.ts);
  * 4. read the account's status (devices). The state is written after every page, so an interrupted sync resumes.
  * One sync at a time per page (`syncNow` joins a running one). It runs beside the page, never on the path of an
  * answer: the store records first, sync reads what is recorded.
@@ -14,7 +16,17 @@ import type { StoredItem, SyncItem } from '../../protocol/sync.ts';
 import { backupToText, createBackup } from '../../lib/backup.ts';
 import { decryptItem, encryptItem, type Plain } from '../../lib/sync/items.ts';
 import { packEvents } from '../../lib/sync/batch.ts';
-import { eventsToPush, stampLocalChanges, takeRemoteRecords, type PulledVersion } from '../../lib/sync/plan.ts';
+import { stampLocalChanges, takeRemoteRecords, type PulledVersion } from '../../lib/sync/plan.ts';
+import {
+  COMPACT_LIMITS,
+  dropsFor,
+  eventsToPack,
+  forgetItems,
+  noteItems,
+  planCompaction,
+  type CompactLimits,
+  type EventItem,
+} from '../../lib/sync/compact.ts';
 import type { SyncLocal } from '../../lib/sync/state.ts';
 import type { AccountKeys } from '../../lib/sync/keys.ts';
 import type { ProgressEvent } from '../../schemas/progress-event.ts';
@@ -24,6 +36,8 @@ export const PULL_LIMIT = 2000;
 export const PUSH_BATCH = 500;
 /** Item JSON per push request at most, well under the server's 8 MiB body limit. */
 export const PUSH_BYTES = 4 * 1024 * 1024;
+/** Ids a push request may drop (the server's cap). */
+export const PUSH_DROPS = 5000;
 
 /** What a sync needs; the browser's are in `browserDeps()` (session.ts), tests pass their own. */
 export interface SyncDeps {
@@ -38,6 +52,8 @@ export interface SyncDeps {
   records: (now: number) => Promise<Map<string, unknown>>;
   applyRecords: (versions: PulledVersion['version'][]) => Promise<string[]>;
   now: () => number;
+  /** When small event items are compacted (lib/sync/compact.ts); tests pass smaller numbers. */
+  compaction?: CompactLimits;
 }
 
 /** What one sync did. */
@@ -59,7 +75,7 @@ export async function syncOnce(d: SyncDeps): Promise<SyncReport> {
   let skipped = 0;
   for (;;) {
     const page = await pullOrRestart(d, local);
-    if (page.restarted) local = { ...local, cursor: '', sentEventIds: [] };
+    if (page.restarted) local = { ...local, cursor: '', sentEventIds: [], small: {} };
     const r = await takeIn(d, local, page.items);
     local = { ...r.local, cursor: page.cursor };
     pulled += page.items.length;
@@ -95,13 +111,19 @@ async function takeIn(d: SyncDeps, local: SyncLocal, items: readonly StoredItem[
   const plains = await Promise.all(items.map((it) => decryptItem(d.keys, it)));
   const events: ProgressEvent[] = [];
   const versions: PulledVersion[] = [];
+  const eventItems: EventItem[] = [];
   let skipped = 0;
   plains.forEach((p, i) => {
     if ('skip' in p) skipped++;
-    else if (p.kind === 'event') events.push(p.event as ProgressEvent);
-    else if (p.kind === 'events') events.push(...(p.events as ProgressEvent[]));
-    else versions.push({ itemId: items[i]!.id, version: p.record });
+    else if (p.kind === 'record') versions.push({ itemId: items[i]!.id, version: p.record });
+    else {
+      const held = (p.kind === 'event' ? [p.event] : p.events) as ProgressEvent[];
+      events.push(...held);
+      const ids = held.map((e) => e?.id);
+      if (ids.every((id) => typeof id === 'string')) eventItems.push({ id: items[i]!.id, eventIds: ids });
+    }
   });
+  local = { ...local, small: noteItems(local.small, eventItems, d.compaction) };
   const sent = new Set(local.sentEventIds);
   if (events.length) {
     const have = new Set((await d.events()).map((e) => e.id));
@@ -121,10 +143,17 @@ async function takeIn(d: SyncDeps, local: SyncLocal, items: readonly StoredItem[
 type Todo = { plain: Plain; eventIds?: string[]; record?: SyncLocal['pending'][number] };
 
 /** Pushes what the server does not hold, in requests of at most PUSH_BATCH items and ~PUSH_BYTES; updates the
- * state after each. Events go packed several to an item; the same events give the same items on a retry. */
+ * state after each. Events go packed several to an item; the same events give the same items on a retry. When
+ * compaction is due, the small items' events (read from the local log) are packed with them, and each request
+ * drops the small items whose every event its batches hold. */
 async function pushAll(d: SyncDeps, start: SyncLocal, set: (s: SyncLocal) => void): Promise<number> {
-  let local = start;
-  const events = eventsToPush(local, await d.events());
+  const limits = d.compaction ?? COMPACT_LIMITS;
+  const log = await d.events();
+  const plan = planCompaction(start.small, new Set(log.map((e) => e.id)), limits);
+  let local = plan.forget.length ? { ...start, small: forgetItems(start.small, plan.forget) } : start;
+  set(local);
+  const wasSent = new Set(local.sentEventIds);
+  const events = eventsToPack(log, wasSent, plan.items);
   const todo: Todo[] = [
     ...packEvents(events).map((run) => ({
       plain: { kind: 'events', events: run } as Plain,
@@ -147,11 +176,14 @@ async function pushAll(d: SyncDeps, start: SyncLocal, set: (s: SyncLocal) => voi
       items.push(item);
       bytes += size;
     }
-    await d.api.push({ items, ...(local.drop.length ? { drop: local.drop.slice(0, 5000) } : {}) });
+    const batches = batch.flatMap((b, j) => (b.eventIds ? [{ id: items[j]!.id, eventIds: b.eventIds }] : []));
+    const compacted = dropsFor(plan.items, batches);
+    const drop = [...compacted, ...local.drop.slice(0, PUSH_DROPS - compacted.length)];
+    await d.api.push({ items, ...(drop.length ? { drop } : {}) });
     const sent = [...local.sentEventIds];
     const records = { ...local.records };
     batch.forEach((b, j) => {
-      if (b.eventIds) sent.push(...b.eventIds);
+      if (b.eventIds) sent.push(...b.eventIds.filter((id) => !wasSent.has(id)));
       const known = b.record && records[b.record.key];
       if (b.record && known && known.hlc.wall === b.record.hlc.wall && known.hlc.counter === b.record.hlc.counter)
         records[b.record.key] = { ...known, itemId: items[j]!.id };
@@ -162,11 +194,13 @@ async function pushAll(d: SyncDeps, start: SyncLocal, set: (s: SyncLocal) => voi
       sentEventIds: sent,
       records,
       pending: local.pending.filter((p) => !done.has(p)),
-      drop: local.drop.slice(5000),
+      drop: local.drop.slice(drop.length - compacted.length),
+      small: noteItems(forgetItems(local.small, compacted), batches, limits),
     };
     set(local);
     await d.writeLocal(local);
-    pushed += batch.reduce((n, b) => n + (b.eventIds?.length ?? 1), 0); // events and records, not items
+    // Events sent for the first time and records, not items (nor events packed again by compaction).
+    pushed += batch.reduce((n, b) => n + (b.eventIds?.filter((id) => !wasSent.has(id)).length ?? 1), 0);
     if (!todo.length) break;
   }
   return pushed;

@@ -6,6 +6,7 @@
  */
 import { parseHlc, zeroHlc, type Hlc } from './hlc.ts';
 import type { RecordVersion } from './items.ts';
+import type { SmallItems } from './compact.ts';
 
 /** The latest version of one record this device knows (its own or another device's). */
 export interface KnownRecord {
@@ -30,6 +31,9 @@ export interface SyncLocal {
   pending: RecordVersion[];
   /** Item ids of record versions beaten by newer ones: asked to be pruned with the next push. */
   drop: string[];
+  /** Small event items this device knows of (item id → event ids), compacted once enough (compact.ts). A state
+   * saved before compaction existed has none: read back as `{}`. */
+  small: SmallItems;
   lastSyncAt: number | null;
   devices: number | null;
 }
@@ -45,14 +49,18 @@ export function freshSyncLocal(node: string): SyncLocal {
     records: {},
     pending: [],
     drop: [],
+    small: {},
     lastSyncAt: null,
     devices: null,
   };
 }
 
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+const smallItems = (v: unknown): v is SmallItems =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(strings);
 
-/** The stored state, checked; null when it is not one (start over). */
+/** The stored state, checked; null when it is not one (start over). A missing or damaged `small` (a state saved by
+ * an older release) is read as `{}`: the rest is kept, and only compaction of items known before is lost. */
 export function parseSyncLocal(v: unknown): SyncLocal | null {
   if (typeof v !== 'object' || v === null) return null;
   const s = v as Partial<SyncLocal>;
@@ -60,7 +68,7 @@ export function parseSyncLocal(v: unknown): SyncLocal | null {
   if (!strings(s.sentEventIds) || !strings(s.drop) || !Array.isArray(s.pending)) return null;
   if (typeof s.records !== 'object' || s.records === null) return null;
   for (const r of Object.values(s.records)) if (!parseHlc(r?.hlc) || typeof r.itemId !== 'string') return null;
-  return s as SyncLocal;
+  return { ...(s as SyncLocal), small: smallItems(s.small) ? s.small : {} };
 }
 
 /**
