@@ -132,6 +132,31 @@ describe('syncOnce', () => {
     expect(b.progress.snapshot().answers).toHaveLength(5);
   });
 
+  test('an event no release can read is skipped alone: the answers packed with it reach the other device', async () => {
+    const server = await realServer();
+    const a = await device(server, 'A');
+    for (let i = 0; i < 3; i++) await a.answer(`qa-${i}`, T0 + i * 1000);
+    // A batch from a buggy or newer device: three answers and one event this release cannot read.
+    const bad = { id: `${T0}-unreadable`, type: 'not-an-event' };
+    await server.api.push({
+      items: [await encryptItem(a.deps.keys, { kind: 'events', events: [...a.progress.snapshot().events, bad] })],
+    });
+    const b = await device(server, 'B');
+    const report = await syncOnce(b.deps);
+    expect(report.skipped).toBe(1);
+    expect(
+      b.progress
+        .snapshot()
+        .answers.map((x) => x.id)
+        .sort(),
+    ).toEqual(
+      a.progress
+        .snapshot()
+        .answers.map((x) => x.id)
+        .sort(),
+    );
+  });
+
   test('a cursor the server rejects as ahead of the account (server reset) starts over and sends everything again', async () => {
     const first = await realServer();
     const a = await device(first, 'A');

@@ -13,7 +13,7 @@
  * answer: the store records first, sync reads what is recorded.
  */
 import type { StoredItem, SyncItem } from '../../protocol/sync.ts';
-import { backupToText, createBackup } from '../../lib/backup.ts';
+import { backupToText, createBackup, usableEvent } from '../../lib/backup.ts';
 import { decryptItem, encryptItem, type Plain } from '../../lib/sync/items.ts';
 import { packEvents } from '../../lib/sync/batch.ts';
 import { stampLocalChanges, takeRemoteRecords, type PulledVersion } from '../../lib/sync/plan.ts';
@@ -128,7 +128,13 @@ async function takeIn(d: SyncDeps, local: SyncLocal, items: readonly StoredItem[
   if (events.length) {
     const have = new Set((await d.events()).map((e) => e.id));
     const byId = new Map<string, ProgressEvent>();
-    for (const e of events) if (typeof e?.id === 'string' && !have.has(e.id)) byId.set(e.id, e);
+    // Each event checked on its own: one no release can read is skipped, never the page it came with.
+    for (const raw of events) {
+      if (typeof raw?.id !== 'string' || have.has(raw.id)) continue;
+      const e = usableEvent(raw);
+      if (e) byId.set(e.id, e);
+      else skipped++;
+    }
     if (byId.size) {
       const result = await d.importEvents(backupToText(createBackup([...byId.values()], d.now())));
       if ('ok' in result && result.ok === false) skipped += byId.size;
