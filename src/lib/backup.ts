@@ -80,17 +80,6 @@ export function backupFileName(now: number): string {
 
 const refuse = (code: RefusalCode, message: string): ImportRefusal => ({ ok: false, code, message });
 
-/**
- * One event as an import would take it (not hostile, and valid by `parseEvent`), or null. Sync takes events from
- * other devices one at a time with this, so one event no release can read does not keep the others out.
- * @example usableEvent({ id: 'x', type: 'not-an-event' }) // null
- */
-export function usableEvent(raw: unknown): ProgressEvent | null {
-  if (findHostile(raw)) return null;
-  const e = parseEvent(raw);
-  return e.success ? e.data : null;
-}
-
 /** Finds the first hostile thing in parsed JSON: deep nesting, huge or control-character strings, prototype keys. */
 function findHostile(root: unknown): string | null {
   const stack: [unknown, number][] = [[root, 0]];

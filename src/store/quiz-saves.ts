@@ -18,8 +18,9 @@
  *
  * Every function has idb-keyval's shape: the detail first, the store last (`store = quizSaveStore()`).
  */
-import { del, entries, get, set, type UseStore } from 'idb-keyval';
-import { createProgressStore } from './kv.ts';
+import type { UseStore } from 'idb-keyval';
+import { createProgressStore, readAllPairs } from './kv.ts';
+import { deleteValue, getValue, setValue } from './kv-ops.ts';
 import { usableStorage } from './web-storage.ts';
 import type { QuizSave } from '../schemas/quiz-save.ts';
 
@@ -61,7 +62,7 @@ export async function saveQuiz(
   store: UseStore = quizSaveStore(),
 ): Promise<'device' | 'tab' | 'nowhere'> {
   try {
-    await set(save.quizId, save, store);
+    await setValue(save.quizId, save, store);
     tabRemove(save.quizId);
     return 'device';
   } catch {
@@ -101,7 +102,7 @@ function tabRead(quizId: string): unknown {
 export async function readQuizSave(quizId: string, store: UseStore = quizSaveStore()): Promise<QuizSave | null> {
   let raw: unknown;
   try {
-    raw = await get(quizId, store);
+    raw = await getValue(quizId, store);
   } catch {
     raw = undefined; // IndexedDB refused: the tab's copy, if any
   }
@@ -116,7 +117,7 @@ export async function readQuizSave(quizId: string, store: UseStore = quizSaveSto
 export async function clearQuizSave(quizId: string, store: UseStore = quizSaveStore()): Promise<void> {
   tabRemove(quizId);
   try {
-    await del(quizId, store);
+    await deleteValue(quizId, store);
   } catch {
     /* IndexedDB refused: there was nothing in it either */
   }
@@ -129,7 +130,7 @@ export async function clearQuizSave(quizId: string, store: UseStore = quizSaveSt
 export async function listQuizSaves(store: UseStore = quizSaveStore()): Promise<QuizSave[]> {
   let raw: [IDBValidKey, unknown][] = [];
   try {
-    raw = await entries(store);
+    raw = await readAllPairs(store);
   } catch {
     /* IndexedDB refused: only the tab's copies */
   }

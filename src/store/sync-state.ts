@@ -17,7 +17,8 @@
  * Read back validated: a state that fails its check is a fresh one (a full pull, nothing lost).
  * Where IndexedDB refuses (some private modes), sign-in fails with words and progress works as before.
  */
-import { del, get, set, type UseStore } from 'idb-keyval';
+import type { UseStore } from 'idb-keyval';
+import { deleteValue, getValue, setValue } from './kv-ops.ts';
 import { createProgressStore } from './kv.ts';
 import { setSyncFlag } from './sync-flag.ts';
 import { freshSyncLocal, parseSyncLocal, type SyncLocal } from '../lib/sync/state.ts';
@@ -61,7 +62,7 @@ function isSession(v: unknown): v is SyncSession {
 /** The session, or null when signed out (or what is stored is not one). */
 export async function readSyncSession(store: UseStore = syncStore()): Promise<SyncSession | null> {
   try {
-    const s = await get('session', store);
+    const s = await getValue('session', store);
     return isSession(s) ? s : null;
   } catch {
     return null;
@@ -71,7 +72,7 @@ export async function readSyncSession(store: UseStore = syncStore()): Promise<Sy
 /** The account's working keys, or null. */
 export async function readAccountKeys(store: UseStore = syncStore()): Promise<AccountKeys | null> {
   try {
-    const k = (await get('keys', store)) as Partial<AccountKeys> | undefined;
+    const k = (await getValue('keys', store)) as Partial<AccountKeys> | undefined;
     return k?.enc && k.id ? { enc: k.enc, id: k.id } : null;
   } catch {
     return null;
@@ -82,7 +83,7 @@ export async function readAccountKeys(store: UseStore = syncStore()): Promise<Ac
 export async function readSyncLocal(newNode: () => string, store: UseStore = syncStore()): Promise<SyncLocal> {
   let v: unknown;
   try {
-    v = await get('local', store);
+    v = await getValue('local', store);
   } catch {
     v = undefined;
   }
@@ -91,7 +92,7 @@ export async function readSyncLocal(newNode: () => string, store: UseStore = syn
 
 /** Keeps the sync progress after a sync. */
 export async function writeSyncLocal(local: SyncLocal, store: UseStore = syncStore()): Promise<void> {
-  await set('local', local, store);
+  await setValue('local', local, store);
 }
 
 /** Keeps a new sign-in: session, keys and (for a new account or another account) a fresh sync state. */
@@ -118,11 +119,11 @@ export async function saveSignIn(
 
 /** Updates the session only (a new token). */
 export async function saveSession(session: SyncSession, store: UseStore = syncStore()): Promise<void> {
-  await set('session', session, store);
+  await setValue('session', session, store);
 }
 
 /** Signs this device out of sync: session, keys and sync state go; progress stays. */
 export async function clearSync(store: UseStore = syncStore()): Promise<void> {
   setSyncFlag(false);
-  await Promise.all(['session', 'keys', 'local'].map((k) => del(k, store)));
+  await Promise.all(['session', 'keys', 'local'].map((k) => deleteValue(k, store)));
 }

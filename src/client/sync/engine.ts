@@ -13,7 +13,7 @@
  * answer: the store records first, sync reads what is recorded.
  */
 import type { StoredItem, SyncItem } from '../../protocol/sync.ts';
-import { backupToText, createBackup, usableEvent } from '../../lib/backup.ts';
+import { backupToText, createBackup } from '../../lib/backup.ts';
 import { decryptItem, encryptItem, type Plain } from '../../lib/sync/items.ts';
 import { packEvents } from '../../lib/sync/batch.ts';
 import { stampLocalChanges, takeRemoteRecords, type PulledVersion } from '../../lib/sync/plan.ts';
@@ -128,22 +128,27 @@ async function takeIn(d: SyncDeps, local: SyncLocal, items: readonly StoredItem[
   if (events.length) {
     const have = new Set((await d.events()).map((e) => e.id));
     const byId = new Map<string, ProgressEvent>();
-    // Each event checked on its own: one no release can read is skipped, never the page it came with.
-    for (const raw of events) {
-      if (typeof raw?.id !== 'string' || have.has(raw.id)) continue;
-      const e = usableEvent(raw);
-      if (e) byId.set(e.id, e);
-      else skipped++;
-    }
-    if (byId.size) {
-      const result = await d.importEvents(backupToText(createBackup([...byId.values()], d.now())));
-      if ('ok' in result && result.ok === false) skipped += byId.size;
-    }
+    for (const e of events) if (typeof e?.id === 'string' && !have.has(e.id)) byId.set(e.id, e);
+    skipped += await importSplitting(d, [...byId.values()]);
     for (const e of events) if (typeof e?.id === 'string') sent.add(e.id);
   }
   const taken = takeRemoteRecords({ ...local, sentEventIds: [...sent] }, versions, d.now());
   if (taken.apply.length) skipped += (await d.applyRecords(taken.apply)).length;
   return { local: taken.state, skipped };
+}
+
+/**
+ * Imports events through the store's import path, which refuses a whole set for one event it cannot read: a refused
+ * set is halved until each event that cannot be read is refused alone, so the others still get in. Returns how
+ * many were refused.
+ */
+async function importSplitting(d: SyncDeps, events: readonly ProgressEvent[]): Promise<number> {
+  if (!events.length) return 0;
+  const result = await d.importEvents(backupToText(createBackup(events, d.now())));
+  if (!('ok' in result && result.ok === false)) return 0;
+  if (events.length === 1) return 1;
+  const half = Math.ceil(events.length / 2);
+  return (await importSplitting(d, events.slice(0, half))) + (await importSplitting(d, events.slice(half)));
 }
 
 type Todo = { plain: Plain; eventIds?: string[]; record?: SyncLocal['pending'][number] };
