@@ -2,8 +2,9 @@
  * `node bench/fleet-rules.ts [gpus] [hours]`: what Prometheus spends on one audit read through the recording rules,
  * through raw series, and on a plain `avg_over_time(DCGM_FI_DEV_GPU_UTIL[<window>])` over the same GPUs, side by
  * side on one Prometheus. A simulated cluster (8 GPUs a host, scenarios mixed, 30 s scrapes) is backfilled with
- * promtool, then the 1-minute aggregates of deploy/prometheus/saturate-rules.yml over it (`promtool tsdb
- * create-blocks-from rules`; the per-GPU state series are left out: the audit does not read them). Time is the wall
+ * promtool, then the 1- and 5-minute aggregates of deploy/prometheus/saturate-rules.yml over it (`promtool tsdb
+ * create-blocks-from rules`; the per-GPU state series are left out: the audit does not read them). Windows of about
+ * 9 h 20 min and up read the 5-minute ones; the path column names the step read. Time is the wall
  * time with a query in flight (the audit sends some in parallel), the median of 3 after a warm-up of each.
  * `--queries` adds each query of one run (expression head, its own ms, samples read), the costliest first.
  */
@@ -31,7 +32,7 @@ export interface RulesBenchRow {
   rulesSamples: number;
   rawSamples: number;
   plainSamples: number;
-  /** The path the rules audit reported (recording-rules, unless the rules failed to cover the window). */
+  /** The path the rules audit reported (recording-rules, unless the rules failed to cover the window), and the step. */
   path: string;
   queriesRules: number;
   queriesRaw: number;
@@ -89,7 +90,7 @@ export async function benchRulesPath(gpus: number, windowS: number, log: (s: str
       let queriesRaw = 0;
       const rulesMs = await times(async () => {
         const r = await audit(client, { ...opts, recordingRules: true });
-        path = r.window.path;
+        path = `${r.window.path}${r.window.rulesStepS ? `, ${r.window.rulesStepS / 60}-minute rules` : ''}`;
         queriesRules = r.queries;
       });
       const rawMs = await times(async () => {

@@ -42,7 +42,7 @@ const hours = (s: number) => `${(s / 3600).toFixed(1)} h`;
 export function pathText(w: AuditReport['window']): string {
   if (w.path === 'recording-rules' || w.rulesFromS === null || w.rulesToS === null)
     return w.path === 'recording-rules'
-      ? 'Window read from the recording rules (path: recording-rules; saturate:dcgm:avg1m, deploy/prometheus/saturate-rules.yml).'
+      ? `Window read from the recording rules (path: recording-rules; ${w.rulesStepS === 300 ? 'saturate:dcgm:avg5m' : 'saturate:dcgm:avg1m'}, deploy/prometheus/saturate-rules.yml).`
       : 'Window read from raw series (path: raw): the recording rules in deploy/prometheus/saturate-rules.yml hold nothing for it here, or the window is under 2 h. With them a long window costs a fraction.';
   return (
     `Window read from the recording rules for ${hours(w.rulesS)} (${at(w.rulesFromS)} to ${at(w.rulesToS)}) and from raw ` +

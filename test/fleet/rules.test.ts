@@ -12,8 +12,17 @@ import { diagnoseGpu } from '../../src/lib/diagnose/index.ts';
 import { gpuStats } from '../../src/lib/diagnose/stats.ts';
 import { DCGM_SERIES } from '../../src/protocol/dcgm.ts';
 import { clockEventReasonsFromMask, emptyGpuSample, type StreamMessage } from '../../src/protocol/metrics.ts';
-import { REASON_STEP_S, RULE_STATES, rulesYaml } from '../../server/fleet/rules/recording-rules.ts';
-import { RULE_STATE } from '../../server/fleet/rules/names.ts';
+import { aggregateRulesYaml, REASON_STEP_S, RULE_STATES, rulesYaml } from '../../server/fleet/rules/recording-rules.ts';
+import {
+  LIMITING_REASONS,
+  MASK_NAMES,
+  reasonSeries,
+  RULE_MEANS_5M,
+  RULE_STATE,
+  RULE_UTIL_MAX_5M,
+  RULE_UTIL_MIN_5M,
+  SERIES_LABEL,
+} from '../../server/fleet/rules/names.ts';
 
 const DIR = join(import.meta.dirname, '..', '..', 'deploy', 'prometheus');
 const promtool = (args: string[], cwd = DIR) => spawnSync('promtool', args, { cwd, encoding: 'utf8' });
@@ -111,7 +120,8 @@ describe('deploy/prometheus', () => {
   test('promtool check rules: the recording rules and the alert are valid', () => {
     const r = promtool(['check', 'rules', 'saturate-rules.yml']);
     expect(r.error, 'promtool is missing: apt-get install prometheus').toBeUndefined();
-    expect(r.stdout + r.stderr).toContain('SUCCESS: 43 rules found');
+    // 43 rules, and the 5-minute group's 26 (16 means, 8 reasons' shares, GPU-Util's least and greatest).
+    expect(r.stdout + r.stderr).toContain('SUCCESS: 69 rules found');
     expect(r.status).toBe(0);
   });
 
@@ -171,6 +181,84 @@ describe('deploy/prometheus', () => {
           ].join('\n'),
         );
         const r = promtool(['test', 'rules', 'edge.test.yml'], dir);
+        expect(r.status, (r.stdout + r.stderr).slice(0, 6000)).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
+/** The scrapes the 5-minute rules read at 10 min (a closed range, as MINUTE): 5 … 10 min. */
+const FIVE_MINUTES = Array.from({ length: 31 }, (_, k) => 30 + k);
+
+/** What a GPU's 5-minute rules must hold at 10 min, worked out here from its readings: `[selector, value]`. */
+function fiveMinuteTruth(readings: Readings): [string, string, number][] {
+  const out: [string, string, number][] = [];
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  for (const name of Object.keys(readings)) {
+    const xs = FIVE_MINUTES.map((i) => at(readings, name, i)!);
+    if (!MASK_NAMES.includes(name as never)) {
+      out.push([RULE_MEANS_5M, name, mean(xs)]);
+      continue;
+    }
+    const masks = xs.filter((m) => m < 0x7ffffff0);
+    if (masks.length)
+      for (const r of LIMITING_REASONS)
+        out.push([RULE_MEANS_5M, reasonSeries(r.name), mean(masks.map((m) => (m % (2 * r.bit) >= r.bit ? 1 : 0)))]);
+  }
+  const util = FIVE_MINUTES.map((i) => at(readings, 'DCGM_FI_DEV_GPU_UTIL', i)!);
+  out.push([RULE_UTIL_MIN_5M, 'util:min', Math.min(...util)], [RULE_UTIL_MAX_5M, 'util:max', Math.max(...util)]);
+  return out;
+}
+
+describe('the 5-minute rules', () => {
+  test(
+    "each GPU's 5-minute means, reason shares, least and greatest GPU-Util are those of its readings over 5 minutes",
+    { timeout: 180_000 },
+    () => {
+      // The idle edges, one busy GPU in 8, every clock reason case.
+      const gpus = edgeGpus()
+        .map((g, n) => ({ ...g, n }))
+        .filter((g, k) => k < 35 || k % 8 === 0 || g.readings['DCGM_FI_DEV_GPU_UTIL'] === 100);
+      const labels = (g: { n: number; old: boolean }) => `gpu="${g.n}",${g.old ? 'Hostname' : 'hostname'}="edge"`;
+      const input = gpus.flatMap((g) =>
+        Object.keys(g.readings).map(
+          (name) =>
+            `      - series: '${name}{${labels(g)}}'\n        values: '${Array.from({ length: SCRAPES }, (_, i) => at(g.readings, name, i)).join(' ')}'`,
+        ),
+      );
+      // Per GPU: nothing off by more than a millionth, and nothing missing.
+      const tests = gpus.flatMap((g) => {
+        const checks = fiveMinuteTruth(g.readings).map(([rule, series, v]) => {
+          const sel = `${rule}{${labels(g)},${SERIES_LABEL}="${series}"}`;
+          return `(abs(${sel} - ${v}) > 1e-6) or absent(${sel})`;
+        });
+        return [
+          `      - expr: ${JSON.stringify(checks.join(' or '))}`,
+          '        eval_time: 10m',
+          '        exp_samples: []',
+        ];
+      });
+      expect(tests.length).toBeGreaterThan(100);
+      const dir = mkdtempSync(join(tmpdir(), 'saturate-rules-5m-'));
+      try {
+        writeFileSync(join(dir, 'saturate-rules.yml'), aggregateRulesYaml());
+        writeFileSync(
+          join(dir, 'five.test.yml'),
+          [
+            'rule_files: [saturate-rules.yml]',
+            'evaluation_interval: 1m',
+            'tests:',
+            `  - interval: ${REASON_STEP_S}s`,
+            '    input_series:',
+            ...input,
+            '    promql_expr_test:',
+            ...tests,
+            '',
+          ].join('\n'),
+        );
+        const r = promtool(['test', 'rules', 'five.test.yml'], dir);
         expect(r.status, (r.stdout + r.stderr).slice(0, 6000)).toBe(0);
       } finally {
         rmSync(dir, { recursive: true, force: true });

@@ -10,6 +10,12 @@
  * segment with all of its minutes but one is read from the rules, any other from raw series (the rules began later
  * than the window, stopped, or are not deployed): runs of neighbouring segments make one query each. Segments
  * shorter than MIN_RULES_SEGMENT_MS (windows under about 2 h) are always raw: a mean of two points says little.
+ *
+ * Long windows (segments of MIN_COARSE_SEGMENT_MS and more: about 9 h 20 min and up) read the 5-minute rules instead,
+ * where they hold any of the window: 5× fewer points (a 24 h audit of 64 GPUs reads ~0.6 M samples, not ~2.7 M),
+ * the same means (a 5-minute mean of the scrapes is the mean of its five 1-minute means). A segment's edges then
+ * fall within 5 minutes of a point's, so a state that changes mid-segment may move up to 5 minutes of its hours to a
+ * neighbouring segment. The 90th percentile still comes from the 1-minute greatest readings.
  */
 import type { FleetHost } from '../collect.ts';
 import { hostsFromSeries, selectorMatchers } from '../collect.ts';
@@ -18,12 +24,16 @@ import type { PrometheusClient } from '../prometheus-api.ts';
 import { collectSegments, promDuration, type SegmentPlan } from '../segments.ts';
 import { readInBatches, withBatch, type Batch, type OnBatch } from '../batches.ts';
 import {
+  RULE_COARSE_INTERVAL_S,
   RULE_INTERVAL_S,
   RULE_MEANS,
+  RULE_MEANS_5M,
   RULE_NODE_CPU,
   RULE_NODE_MAX_CORE,
   RULE_UTIL_MAX,
+  RULE_UTIL_MAX_5M,
   RULE_UTIL_MIN,
+  RULE_UTIL_MIN_5M,
   SERIES_LABEL,
   UTIL_SPREAD_SERIES,
 } from './names.ts';
@@ -39,7 +49,32 @@ export interface PathTaken {
   /** The first and last instant of the window read from the rules, unix s; null when none was. */
   rulesFromS: number | null;
   rulesToS: number | null;
+  /** The rules' step read, s: 60 (the 1-minute rules) or 300 (the 5-minute ones, for long windows); null on raw. */
+  rulesStepS: number | null;
 }
+
+/** One level of the GPU aggregates: the means, GPU-Util's least and greatest, and how often they are recorded. */
+export interface RuleLevel {
+  means: string;
+  min: string;
+  max: string;
+  intervalS: number;
+}
+
+/** The 1-minute aggregates. */
+export const MINUTE_LEVEL: RuleLevel = {
+  means: RULE_MEANS,
+  min: RULE_UTIL_MIN,
+  max: RULE_UTIL_MAX,
+  intervalS: RULE_INTERVAL_S,
+};
+/** The 5-minute aggregates: 5× fewer points, read for segments of MIN_COARSE_SEGMENT_MS and longer. */
+export const FIVE_MINUTE_LEVEL: RuleLevel = {
+  means: RULE_MEANS_5M,
+  min: RULE_UTIL_MIN_5M,
+  max: RULE_UTIL_MAX_5M,
+  intervalS: RULE_COARSE_INTERVAL_S,
+};
 
 /** One run of neighbouring segments, read one way: its hosts, its part of the plan, and its end. */
 export interface SegmentRun {
@@ -47,10 +82,14 @@ export interface SegmentRun {
   plan: SegmentPlan;
   endS: number;
   fromRules: boolean;
+  /** The rules' step the run read (fromRules only). */
+  stepS?: number;
 }
 
 /** The shortest segment read from the rules: four of their points. */
 export const MIN_RULES_SEGMENT_MS = 4 * RULE_INTERVAL_S * 1000;
+/** The shortest segment read from the 5-minute rules: four of their points (windows of about 9 h 20 min and up). */
+export const MIN_COARSE_SEGMENT_MS = 4 * RULE_COARSE_INTERVAL_S * 1000;
 
 export interface WindowOptions {
   selector: string | undefined;
@@ -66,16 +105,18 @@ export interface WindowOptions {
 }
 
 /**
- * Which segments (oldest first) the rules cover: all their minutes but one.
+ * Which segments (oldest first) the rules cover: all their points (one every `intervalS`) but one.
  * @example coveredSegments([10, 51, 52], 3_085_714, 3_085_722) // [false, true, true]
+ * @example coveredSegments([3, 9, 10], 3_085_714, 3_085_722, 300) // [false, true, true]
  */
 export function coveredSegments(
   minutes: readonly (number | undefined)[],
   segmentMs: number,
   oldestMs: number,
+  intervalS: number = RULE_INTERVAL_S,
 ): boolean[] {
   return minutes.map((n, i) => {
-    const whole = Math.floor((i === 0 ? oldestMs : segmentMs) / (RULE_INTERVAL_S * 1000));
+    const whole = Math.floor((i === 0 ? oldestMs : segmentMs) / (intervalS * 1000));
     return n !== undefined && n >= Math.max(1, whole - 1);
   });
 }
@@ -104,18 +145,19 @@ export function subPlan(
   };
 }
 
-/** Per segment (oldest first), the most 1-minute GPU-Util points any GPU has in the rules; one query. */
+/** Per segment (oldest first), the most GPU-Util points any GPU has in the rules of `level`; one query. */
 async function ruleMinutes(
   client: PrometheusClient,
   user: string,
   plan: SegmentPlan,
   endS: number,
+  level: RuleLevel,
 ): Promise<(number | undefined)[]> {
   const stepS = plan.segmentMs / 1000;
   const first = (Math.round(endS * 1000) - (plan.count - 1) * plan.segmentMs) / 1000;
   const sel = [`${SERIES_LABEL}="DCGM_FI_DEV_GPU_UTIL"`, user].filter(Boolean).join(', ');
   const r = await client.queryRange(
-    `max(count_over_time(${RULE_MEANS}{${sel}}[${promDuration(plan.segmentMs)}]))`,
+    `max(count_over_time(${level.means}{${sel}}[${promDuration(plan.segmentMs)}]))`,
     first,
     endS,
     stepS,
@@ -124,13 +166,17 @@ async function ruleMinutes(
   return timeline(first, endS, stepS).map((t) => at.get(Math.round(t * 1000)));
 }
 
-/** One run's segments from the rules: the GPUs' means and spreads per batch of hosts, the hosts' CPU. */
+/**
+ * One run's segments from the rules of `level`: the GPUs' means and spreads per batch of hosts, the hosts' CPU. The
+ * 90th percentile always comes from the 1-minute greatest readings (the engine's own is a minute's greatest).
+ */
 async function readRules(
   client: PrometheusClient,
   user: string,
   plan: SegmentPlan,
   endS: number,
   o: WindowOptions,
+  level: RuleLevel,
 ): Promise<FleetHost[]> {
   const stepS = plan.segmentMs / 1000;
   const first = (Math.round(endS * 1000) - (plan.count - 1) * plan.segmentMs) / 1000;
@@ -139,9 +185,9 @@ async function readRules(
   const expr = (b: Batch) => {
     const sel = `{${withBatch(user, b)}}`;
     return [
-      `avg_over_time(${RULE_MEANS}${sel}[${range}])`,
-      `min_over_time(${RULE_UTIL_MIN}${sel}[${range}])`,
-      `max_over_time(${RULE_UTIL_MAX}${sel}[${range}])`,
+      `avg_over_time(${level.means}${sel}[${range}])`,
+      `min_over_time(${level.min}${sel}[${range}])`,
+      `max_over_time(${level.max}${sel}[${range}])`,
       // The 90th percentile of the minutes' greatest readings: the engine's own is a minute's greatest (≤ 10 scrapes).
       `label_replace(quantile_over_time(0.9, ${RULE_UTIL_MAX}${sel}[${range}]), "${SERIES_LABEL}", "${UTIL_SPREAD_SERIES.p90}", "", "")`,
     ].join(' or ');
@@ -168,17 +214,25 @@ export async function windowSegments(
 ): Promise<{ runs: SegmentRun[]; taken: PathTaken }> {
   const user = selectorMatchers(o.selector);
   const { plan, endS } = o;
-  const usable = o.rules && plan.segmentMs >= MIN_RULES_SEGMENT_MS;
-  const covered = usable
-    ? coveredSegments(await ruleMinutes(client, user, plan, endS), plan.segmentMs, plan.oldestMs)
-    : new Array<boolean>(plan.count).fill(false);
+  const none = new Array<boolean>(plan.count).fill(false);
+  const coverage = async (level: RuleLevel) =>
+    coveredSegments(await ruleMinutes(client, user, plan, endS, level), plan.segmentMs, plan.oldestMs, level.intervalS);
+  // Long segments read the 5-minute rules where they hold the window; else (not deployed, or begun later) the 1-minute.
+  let level = MINUTE_LEVEL;
+  let covered = none;
+  if (o.rules && plan.segmentMs >= MIN_COARSE_SEGMENT_MS) {
+    covered = await coverage(FIVE_MINUTE_LEVEL);
+    if (covered.some(Boolean)) level = FIVE_MINUTE_LEVEL;
+  }
+  if (level === MINUTE_LEVEL && o.rules && plan.segmentMs >= MIN_RULES_SEGMENT_MS)
+    covered = await coverage(MINUTE_LEVEL);
   const runs = await Promise.all(
     runsOf(covered).map(async (r): Promise<SegmentRun> => {
       const part = subPlan(plan, endS, r.from, r.to);
       const hosts = r.rules
-        ? await readRules(client, user, part.plan, part.endS, o)
+        ? await readRules(client, user, part.plan, part.endS, o, level)
         : await collectSegments(client, o.selector, part.endS, part.plan, o.scrapeS, o.nodeNames, o.batches, o.onBatch);
-      return { hosts, ...part, fromRules: r.rules };
+      return { hosts, ...part, fromRules: r.rules, ...(r.rules ? { stepS: level.intervalS } : {}) };
     }),
   );
   return { runs, taken: pathTaken(runs) };
@@ -194,5 +248,6 @@ export function pathTaken(runs: readonly Omit<SegmentRun, 'hosts'>[]): PathTaken
     rulesS,
     rulesFromS: rules.length ? Math.min(...rules.map((r) => r.endS - seconds(r))) : null,
     rulesToS: rules.length ? Math.max(...rules.map((r) => r.endS)) : null,
+    rulesStepS: rules[0]?.stepS ?? null,
   };
 }
