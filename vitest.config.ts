@@ -25,7 +25,6 @@ const prometheusOnly = [
   `${FLEET}/rules-path.test.ts`,
   // Its cluster is backfilled once as Prometheus TSDB blocks and copied in (independent/cluster.ts).
   `${FLEET}/independent.test.ts`,
-  `${FLEET}/rules-coarse.test.ts`,
 ];
 
 export default defineConfig({

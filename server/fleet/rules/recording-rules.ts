@@ -73,11 +73,11 @@ export const REASON_STEP_S = 10;
 const T = RULE_THRESHOLDS;
 /** DCGM's 32-bit blank (readings.ts): a mask at or above it is a sentinel, not a mask. */
 const MASK_BLANK = 0x7ffffff0;
-const mean = (name: string, range = '1m') => `avg_over_time(${name}[${range}])`;
+const mean = (name: string) => `avg_over_time(${name}[1m])`;
 const mask = `(${MASK_NAMES.join(' or ')})`;
-/** The share of the minute (or of `range`) a reason's bit was set (masks at DCGM's blank dropped). */
-const reasonShare = (bit: number, range = '1m') =>
-  `avg_over_time(((${mask} < ${MASK_BLANK}) % ${2 * bit} >= bool ${bit})[${range}:${REASON_STEP_S}s])`;
+/** The share of the minute a reason's bit was set (masks at DCGM's blank dropped). */
+const reasonShare = (bit: number) =>
+  `avg_over_time(((${mask} < ${MASK_BLANK}) % ${2 * bit} >= bool ${bit})[1m:${REASON_STEP_S}s])`;
 
 // The engine's readings over the minute, rounded as it rounds them (shown.ts: whole percents, tenths of a GiB).
 const U = `round(${mean('DCGM_FI_DEV_GPU_UTIL')})`;
@@ -131,17 +131,16 @@ const rule = (record: string, expr: string, labels: Record<string, string> = {})
   ].join('\n');
 
 /**
- * The 5-minute group: the same means, reason shares and GPU-Util spread over 5 minutes, from the raw series (not
- * from the 1-minute rules: promtool cannot backfill a rule that reads another). A long window's segments read these.
+ * The 5-minute group: three rules that read the 1-minute ones (every `saturate_series` at once, its label kept), so a
+ * 5-minute mean is the mean of its 1-minute means, and a reason's share the mean of its minutes' shares. A long
+ * window's segments read these: 5× fewer points. Rules that read rules: `promtool tsdb create-blocks-from rules` must
+ * backfill this group after the 1-minute one is in Prometheus (fiveMinuteRulesYaml, a second pass).
  */
 export function fiveMinuteRules(): string[] {
   return [
-    ...MEAN_GAUGES.map((n) => rule(RULE_MEANS_5M, mean(n, '5m'), { [SERIES_LABEL]: n })),
-    ...LIMITING_REASONS.map((r) =>
-      rule(RULE_MEANS_5M, reasonShare(r.bit, '5m'), { [SERIES_LABEL]: reasonSeries(r.name) }),
-    ),
-    rule(RULE_UTIL_MIN_5M, 'min_over_time(DCGM_FI_DEV_GPU_UTIL[5m])', { [SERIES_LABEL]: UTIL_SPREAD_SERIES.min }),
-    rule(RULE_UTIL_MAX_5M, 'max_over_time(DCGM_FI_DEV_GPU_UTIL[5m])', { [SERIES_LABEL]: UTIL_SPREAD_SERIES.max }),
+    rule(RULE_MEANS_5M, `avg_over_time(${RULE_MEANS}[5m])`),
+    rule(RULE_UTIL_MIN_5M, `min_over_time(${RULE_UTIL_MIN}[5m])`),
+    rule(RULE_UTIL_MAX_5M, `max_over_time(${RULE_UTIL_MAX}[5m])`),
   ];
 }
 
@@ -175,9 +174,11 @@ const HEADER = `# Saturate's GPU recording rules for Prometheus (and VictoriaMet
 #     decides it from the aggregates. GPU-hours in a state over a week:
 #     avg_over_time(${RULE_STATE}{state="idle-allocated"}[7d]) * 168
 # saturate-gpu-5m: per GPU, every 5 minutes, ${RULE_MEANS_5M}, ${RULE_UTIL_MIN_5M} and ${RULE_UTIL_MAX_5M}: the same
-#   over 5 minutes, for windows whose segments are 20 minutes or longer (about 9 h and up): 5× fewer points to read.
+#   over 5 minutes, read from the 1-minute series, for windows whose segments are 20 minutes or longer (about 9 h and
+#   up): 5× fewer points to read.
 # \`npm run audit\` reads the aggregates where they cover the window and raw series where they do not. Backfill them
-# over data you already hold: promtool tsdb create-blocks-from rules --start <RFC3339> saturate-rules.yml
+# over data you already hold: promtool tsdb create-blocks-from rules --start <RFC3339> saturate-rules.yml, move the
+# blocks into Prometheus's data folder, then run it again for saturate-gpu-5m (rules that read rules need a second pass).
 #
 # saturate-gpu-waste: the earlier 5-minute rules and the alert, unchanged.`;
 
@@ -214,9 +215,12 @@ const LEGACY = `  - name: saturate-gpu-waste
             Mean GPU-Util has been under 5% for 30 minutes while {{ $value }} GPU holds 1 GiB or more of
             memory: a job or notebook is keeping it from everyone else. Owner: {{ $labels.namespace }}/{{ $labels.pod }}{{ $labels.hpc_job }}.`;
 
-/** Only the aggregates the audit reads (1- and 5-minute), as a rules file (a quicker backfill for the benchmark). */
+/** Only the 1-minute aggregates the audit reads, as a rules file (a quicker backfill for the benchmark). */
 export const aggregateRulesYaml = (): string =>
-  `groups:\n  - name: saturate-gpu-1m\n    interval: 1m\n    rules:\n${minuteRules({ states: false }).join('\n')}\n\n${FIVE_MINUTE_GROUP}`;
+  `groups:\n  - name: saturate-gpu-1m\n    interval: 1m\n    rules:\n${minuteRules({ states: false }).join('\n')}\n`;
+
+/** Only the 5-minute group, as a rules file: the second backfill pass, once the 1-minute series are in Prometheus. */
+export const fiveMinuteRulesYaml = (): string => `groups:\n${FIVE_MINUTE_GROUP}`;
 
 /** The whole rules file. */
 export function rulesYaml(): string {
