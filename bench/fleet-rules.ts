@@ -3,19 +3,21 @@
  * through raw series, and on a plain `avg_over_time(DCGM_FI_DEV_GPU_UTIL[<window>])` over the same GPUs, side by
  * side on one Prometheus. A simulated cluster (8 GPUs a host, scenarios mixed, 30 s scrapes) is backfilled with
  * promtool, then the 1- and 5-minute aggregates of deploy/prometheus/saturate-rules.yml over it (`promtool tsdb
- * create-blocks-from rules`; the per-GPU state series are left out: the audit does not read them). Windows of about
- * 9 h 20 min and up read the 5-minute ones; the path column names the step read. Time is the wall
- * time with a query in flight (the audit sends some in parallel), the median of 3 after a warm-up of each.
+ * create-blocks-from rules`, the 5-minute ones in a second pass as they read the 1-minute ones; the per-GPU state
+ * series are left out: the audit does not read them). Windows of about 9 h 20 min and up read the 5-minute ones; the
+ * path column names the step read. Time is the wall time with a query in flight (the audit sends some in parallel),
+ * the median of 3 after a warm-up of each.
  * `--queries` adds each query of one run (expression head, its own ms, samples read), the costliest first.
+ * `KEEP_PROMETHEUS=1` keeps the backfilled Prometheus up instead (its address on stderr), to try queries by hand.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { audit } from '../server/fleet/audit.ts';
-import { aggregateRulesYaml } from '../server/fleet/rules/recording-rules.ts';
+import { aggregateRulesYaml, fiveMinuteRulesYaml } from '../server/fleet/rules/recording-rules.ts';
 import { GPUS_PER_HOST, writeClusterOpenMetrics, type SimHost } from '../test/fleet/cluster.ts';
-import { backfillRules, startPrometheus } from '../test/fleet/prometheus-harness.ts';
+import { backfillRulesInTurn, startPrometheus } from '../test/fleet/prometheus-harness.ts';
 import { breakdownMarkdown, timedClient, type QueryCost } from './timed-client.ts';
 
 const SCENARIOS = ['idle', 'small-kernels', 'memory-bound', 'compute-bound', 'data-starved', 'throttled'];
@@ -55,13 +57,20 @@ export async function benchRulesPath(gpus: number, windowS: number, log: (s: str
     const file = join(dir, 'cluster.om');
     await writeClusterOpenMetrics(file, hosts, (END_S - windowS) * 1000, END_S * 1000, 30_000);
     const rules = join(dir, 'rules.yml');
+    const coarse = join(dir, 'rules-5m.yml');
     writeFileSync(rules, aggregateRulesYaml());
-    const prom = await backfillRules(
+    writeFileSync(coarse, fiveMinuteRulesYaml());
+    // The 5-minute rules read the 1-minute ones: a second pass once those are in Prometheus.
+    const prom = await backfillRulesInTurn(
       await startPrometheus({ openMetricsFile: file }),
-      rules,
+      [rules, coarse],
       END_S - windowS,
       END_S + 60,
     );
+    if (process.env['KEEP_PROMETHEUS']) {
+      log(`Prometheus kept at ${prom.url} (KEEP_PROMETHEUS): Ctrl-C to stop`);
+      await new Promise(() => undefined);
+    }
     log(
       `rules bench ${gpus} GPUs, ${windowS / 3600} h: backfilled in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
     );

@@ -6,38 +6,33 @@
  * 7-day audit reads ~10,000 points a series instead of ~40,000 scrapes, and no bitmask subquery. The engine decides
  * every state from them as it does from raw series (steady.ts, then verdictsOf), hangs and stragglers included.
  *
- * Coverage: one query counts, per segment, the 1-minute GPU-Util points the rules hold (the most any GPU has). A
- * segment with all of its minutes but one is read from the rules, any other from raw series (the rules began later
- * than the window, stopped, or are not deployed): runs of neighbouring segments make one query each. Segments
- * shorter than MIN_RULES_SEGMENT_MS (windows under about 2 h) are always raw: a mean of two points says little.
+ * Coverage (coverage.ts): a segment with all of its points but one in the rules is read from them, any other from raw
+ * series (the rules began later than the window, stopped, or are not deployed): runs of neighbouring segments make
+ * one query each. Segments shorter than MIN_RULES_SEGMENT_MS (windows under about 2 h) are always raw: a mean of two
+ * points says little.
  *
  * Long windows (segments of MIN_COARSE_SEGMENT_MS and more: about 9 h 20 min and up) read the 5-minute rules instead,
- * where they hold any of the window: 5× fewer points (a 24 h audit of 64 GPUs read 0.82 M samples, not 2.74 M:
- * `node bench/fleet-rules.ts 64 24`),
- * the same means (a 5-minute mean of the scrapes is the mean of its five 1-minute means). A segment's edges then
- * fall within 5 minutes of a point's, so a state that changes mid-segment may move up to 5 minutes of its hours to a
- * neighbouring segment. The 90th percentile still comes from the 1-minute greatest readings.
+ * where they hold any of the window: 5× fewer points, each the mean of the 1-minute means it covers (recording-rules.ts).
+ * A segment's edges then fall within 5 minutes of a point's, so a state that changes mid-segment may move up to 5
+ * minutes of its hours to a neighbouring segment. The 90th percentile still comes from the 1-minute greatest readings.
  */
 import type { FleetHost } from '../collect.ts';
 import { hostsFromSeries, selectorMatchers } from '../collect.ts';
-import { buildHostSamples, HOST_GAUGES, hostSamplesOver, timeline } from '../host-samples.ts';
+import { buildHostSamples, HOST_GAUGES, hostSamplesOver, splitBy, timeline } from '../host-samples.ts';
 import type { PrometheusClient } from '../prometheus-api.ts';
 import { collectSegments, promDuration, type SegmentPlan } from '../segments.ts';
 import { readInBatches, withBatch, type Batch, type OnBatch } from '../batches.ts';
-import {
-  RULE_COARSE_INTERVAL_S,
-  RULE_INTERVAL_S,
-  RULE_MEANS,
-  RULE_MEANS_5M,
-  RULE_NODE_CPU,
-  RULE_NODE_MAX_CORE,
-  RULE_UTIL_MAX,
-  RULE_UTIL_MAX_5M,
-  RULE_UTIL_MIN,
-  RULE_UTIL_MIN_5M,
-  SERIES_LABEL,
-  UTIL_SPREAD_SERIES,
-} from './names.ts';
+import type { Coverage, RuleLevel } from './coverage.ts';
+import { RULE_NODE_CPU, RULE_NODE_MAX_CORE, RULE_UTIL_MAX, SERIES_LABEL, UTIL_SPREAD_SERIES } from './names.ts';
+
+export {
+  coveredSegments,
+  FIVE_MINUTE_LEVEL,
+  MIN_COARSE_SEGMENT_MS,
+  MIN_RULES_SEGMENT_MS,
+  MINUTE_LEVEL,
+  type RuleLevel,
+} from './coverage.ts';
 
 /** Where the window's hours were read from. */
 export type WindowPath = 'recording-rules' | 'raw' | 'mixed';
@@ -54,28 +49,8 @@ export interface PathTaken {
   rulesStepS: number | null;
 }
 
-/** One level of the GPU aggregates: the means, GPU-Util's least and greatest, and how often they are recorded. */
-export interface RuleLevel {
-  means: string;
-  min: string;
-  max: string;
-  intervalS: number;
-}
-
-/** The 1-minute aggregates. */
-export const MINUTE_LEVEL: RuleLevel = {
-  means: RULE_MEANS,
-  min: RULE_UTIL_MIN,
-  max: RULE_UTIL_MAX,
-  intervalS: RULE_INTERVAL_S,
-};
-/** The 5-minute aggregates: 5× fewer points, read for segments of MIN_COARSE_SEGMENT_MS and longer. */
-export const FIVE_MINUTE_LEVEL: RuleLevel = {
-  means: RULE_MEANS_5M,
-  min: RULE_UTIL_MIN_5M,
-  max: RULE_UTIL_MAX_5M,
-  intervalS: RULE_COARSE_INTERVAL_S,
-};
+/** The `saturate_series` label the hosts' all-core mean is read back under (beside the busiest core's share). */
+const NODE_MEAN = 'node:mean';
 
 /** One run of neighbouring segments, read one way: its hosts, its part of the plan, and its end. */
 export interface SegmentRun {
@@ -87,11 +62,6 @@ export interface SegmentRun {
   stepS?: number;
 }
 
-/** The shortest segment read from the rules: four of their points. */
-export const MIN_RULES_SEGMENT_MS = 4 * RULE_INTERVAL_S * 1000;
-/** The shortest segment read from the 5-minute rules: four of their points (windows of about 9 h 20 min and up). */
-export const MIN_COARSE_SEGMENT_MS = 4 * RULE_COARSE_INTERVAL_S * 1000;
-
 export interface WindowOptions {
   selector: string | undefined;
   endS: number;
@@ -101,25 +71,8 @@ export interface WindowOptions {
   nodeNames: Promise<Map<string, string>>;
   batches: Promise<Batch[]>;
   onBatch?: OnBatch | undefined;
-  /** False: raw series only, whatever the rules hold. */
-  rules: boolean;
-}
-
-/**
- * Which segments (oldest first) the rules cover: all their points (one every `intervalS`) but one.
- * @example coveredSegments([10, 51, 52], 3_085_714, 3_085_722) // [false, true, true]
- * @example coveredSegments([3, 9, 10], 3_085_714, 3_085_722, 300) // [false, true, true]
- */
-export function coveredSegments(
-  minutes: readonly (number | undefined)[],
-  segmentMs: number,
-  oldestMs: number,
-  intervalS: number = RULE_INTERVAL_S,
-): boolean[] {
-  return minutes.map((n, i) => {
-    const whole = Math.floor((i === 0 ? oldestMs : segmentMs) / (intervalS * 1000));
-    return n !== undefined && n >= Math.max(1, whole - 1);
-  });
+  /** What the rules hold for the window (coverage.ts windowCoverage; nothing covered: raw series only). */
+  coverage: Promise<Coverage>;
 }
 
 /** Neighbouring segments read the same way, as [first, last] index pairs (oldest first). */
@@ -144,27 +97,6 @@ export function subPlan(
     plan: { count: to - from + 1, segmentMs: plan.segmentMs, oldestMs: from === 0 ? plan.oldestMs : plan.segmentMs },
     endS: (Math.round(endS * 1000) - (plan.count - 1 - to) * plan.segmentMs) / 1000,
   };
-}
-
-/** Per segment (oldest first), the most GPU-Util points any GPU has in the rules of `level`; one query. */
-async function ruleMinutes(
-  client: PrometheusClient,
-  user: string,
-  plan: SegmentPlan,
-  endS: number,
-  level: RuleLevel,
-): Promise<(number | undefined)[]> {
-  const stepS = plan.segmentMs / 1000;
-  const first = (Math.round(endS * 1000) - (plan.count - 1) * plan.segmentMs) / 1000;
-  const sel = [`${SERIES_LABEL}="DCGM_FI_DEV_GPU_UTIL"`, user].filter(Boolean).join(', ');
-  const r = await client.queryRange(
-    `max(count_over_time(${level.means}{${sel}}[${promDuration(plan.segmentMs)}]))`,
-    first,
-    endS,
-    stepS,
-  );
-  const at = new Map((r[0]?.points ?? []).map(([t, v]) => [Math.round(t * 1000), v]));
-  return timeline(first, endS, stepS).map((t) => at.get(Math.round(t * 1000)));
 }
 
 /**
@@ -193,14 +125,20 @@ async function readRules(
       `label_replace(quantile_over_time(0.9, ${RULE_UTIL_MAX}${sel}[${range}]), "${SERIES_LABEL}", "${UTIL_SPREAD_SERIES.p90}", "", "")`,
     ].join(' or ');
   };
-  const [series, cpuMean, maxCore, gauges, nodeOf] = await Promise.all([
+  // The hosts in one query: the busiest core's share, the all-core mean (labelled), and load and memory (named).
+  const hostExpr = [
+    `avg_over_time(${RULE_NODE_MAX_CORE}[${range}])`,
+    `label_replace(avg_over_time(${RULE_NODE_CPU}[${range}]), "${SERIES_LABEL}", "${NODE_MEAN}", "", "")`,
+    `{__name__=~"${HOST_GAUGES.join('|')}"}`,
+  ].join(' or ');
+  const [series, host, nodeOf] = await Promise.all([
     o.batches.then((bs) => readInBatches(bs, (b) => q(expr(b)), 'window (recording rules)', o.onBatch)),
-    q(`avg_over_time(${RULE_NODE_CPU}[${range}])`),
-    q(`avg_over_time(${RULE_NODE_MAX_CORE}[${range}])`),
-    q(`{__name__=~"${HOST_GAUGES.join('|')}"}`),
+    q(hostExpr),
     o.nodeNames,
   ]);
   for (const s of series) s.labels['__name__'] = s.labels[SERIES_LABEL] ?? '';
+  const [gauges, cpu] = splitBy(host, (s) => s.labels['__name__'] !== undefined);
+  const [cpuMean, maxCore] = splitBy(cpu, (s) => s.labels[SERIES_LABEL] === NODE_MEAN);
   // Hosts without the node rules (node-exporter rules not deployed) are read raw.
   const hosts = maxCore.length
     ? buildHostSamples(maxCore, gauges, nodeOf, timeline(first, endS, stepS), cpuMean)
@@ -215,18 +153,7 @@ export async function windowSegments(
 ): Promise<{ runs: SegmentRun[]; taken: PathTaken }> {
   const user = selectorMatchers(o.selector);
   const { plan, endS } = o;
-  const none = new Array<boolean>(plan.count).fill(false);
-  const coverage = async (level: RuleLevel) =>
-    coveredSegments(await ruleMinutes(client, user, plan, endS, level), plan.segmentMs, plan.oldestMs, level.intervalS);
-  // Long segments read the 5-minute rules where they hold the window; else (not deployed, or begun later) the 1-minute.
-  let level = MINUTE_LEVEL;
-  let covered = none;
-  if (o.rules && plan.segmentMs >= MIN_COARSE_SEGMENT_MS) {
-    covered = await coverage(FIVE_MINUTE_LEVEL);
-    if (covered.some(Boolean)) level = FIVE_MINUTE_LEVEL;
-  }
-  if (level === MINUTE_LEVEL && o.rules && plan.segmentMs >= MIN_RULES_SEGMENT_MS)
-    covered = await coverage(MINUTE_LEVEL);
+  const { level, covered } = await o.coverage;
   const runs = await Promise.all(
     runsOf(covered).map(async (r): Promise<SegmentRun> => {
       const part = subPlan(plan, endS, r.from, r.to);
