@@ -10,6 +10,8 @@ import { createPrometheusClient, type PrometheusClient } from '../server/fleet/p
 export interface QueryCost {
   head: string;
   ms: number;
+  /** Prometheus's own time on it (stats.timings.execTotalTime), ms: its queue and evaluation, not the answer's JSON. */
+  engineMs: number;
   samples: number;
 }
 
@@ -43,6 +45,7 @@ export function timedClient(url: string): {
     const cost: QueryCost = {
       head: queryHead(typeof init?.body === 'string' ? init.body : String(input)),
       ms: 0,
+      engineMs: 0,
       samples: 0,
     };
     try {
@@ -52,10 +55,13 @@ export function timedClient(url: string): {
       try {
         const stats = (
           JSON.parse(Buffer.from(body).toString()) as {
-            data?: { stats?: { samples?: { totalQueryableSamples?: number } } };
+            data?: {
+              stats?: { samples?: { totalQueryableSamples?: number }; timings?: { execTotalTime?: number } };
+            };
           }
-        ).data?.stats?.samples?.totalQueryableSamples;
-        cost.samples = stats ?? 0;
+        ).data?.stats;
+        cost.samples = stats?.samples?.totalQueryableSamples ?? 0;
+        cost.engineMs = (stats?.timings?.execTotalTime ?? 0) * 1000;
         samples += cost.samples;
       } catch {
         /* not JSON: counted as no samples */
@@ -79,15 +85,22 @@ export function timedClient(url: string): {
   };
 }
 
-/** Queries as a Markdown table, the costliest first: expression head, ms (own wall time, overlaps others), samples. */
+/**
+ * Queries as a Markdown table, the costliest first: expression head, ms (its own wall time, overlapping the others'),
+ * Prometheus's own ms, samples; and the sums.
+ */
 export function breakdownMarkdown(title: string, queries: readonly QueryCost[]): string {
   const rows = [...queries].sort((a, b) => b.ms - a.ms);
   const cell = (s: string) => `\`${s.replace(/\|/g, '\\|').replace(/`/g, "'")}\``;
+  const sum = (f: (q: QueryCost) => number) => queries.reduce((a, q) => a + f(q), 0);
   return [
-    `${title}: ${queries.length} queries`,
+    `${title}: ${queries.length} queries, Prometheus's own time ${sum((q) => q.engineMs).toFixed(0)} ms in all`,
     '',
-    '| query (head) | ms | samples |',
-    '|---|---:|---:|',
-    ...rows.map((q) => `| ${cell(q.head)} | ${q.ms.toFixed(0)} | ${q.samples.toLocaleString('en-US')} |`),
+    '| query (head) | ms | Prometheus ms | samples |',
+    '|---|---:|---:|---:|',
+    ...rows.map(
+      (q) =>
+        `| ${cell(q.head)} | ${q.ms.toFixed(0)} | ${q.engineMs.toFixed(0)} | ${q.samples.toLocaleString('en-US')} |`,
+    ),
   ].join('\n');
 }
