@@ -2,19 +2,23 @@
  * `node bench/fleet-rules.ts [gpus] [hours]`: what Prometheus spends on one audit read through the recording rules,
  * through raw series, and on a plain `avg_over_time(DCGM_FI_DEV_GPU_UTIL[<window>])` over the same GPUs, side by
  * side on one Prometheus. A simulated cluster (8 GPUs a host, scenarios mixed, 30 s scrapes) is backfilled with
- * promtool, then the 1-minute aggregates of deploy/prometheus/saturate-rules.yml over it (`promtool tsdb
- * create-blocks-from rules`; the per-GPU state series are left out: the audit does not read them). Time is the wall
- * time with a query in flight (the audit sends some in parallel), the median of 3 after a warm-up of each.
+ * promtool, then the 1- and 5-minute aggregates of deploy/prometheus/saturate-rules.yml over it (`promtool tsdb
+ * create-blocks-from rules`, the 5-minute ones in a second pass as they read the 1-minute ones; the per-GPU state
+ * series are left out: the audit does not read them). Windows of about 9 h 20 min and up read the 5-minute ones; the
+ * path column names the step read. Time is the wall time with a query in flight (the audit sends some in parallel),
+ * the median of 3 after a warm-up of each.
+ * `--queries` adds each query of one run (expression head, its own ms, samples read), the costliest first.
+ * `KEEP_PROMETHEUS=1` keeps the backfilled Prometheus up instead (its address on stderr), to try queries by hand.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { audit } from '../server/fleet/audit.ts';
-import { createPrometheusClient, type PrometheusClient } from '../server/fleet/prometheus-api.ts';
-import { aggregateRulesYaml } from '../server/fleet/rules/recording-rules.ts';
+import { aggregateRulesYaml, fiveMinuteRulesYaml } from '../server/fleet/rules/recording-rules.ts';
 import { GPUS_PER_HOST, writeClusterOpenMetrics, type SimHost } from '../test/fleet/cluster.ts';
-import { backfillRules, startPrometheus } from '../test/fleet/prometheus-harness.ts';
+import { backfillRulesInTurn, startPrometheus } from '../test/fleet/prometheus-harness.ts';
+import { breakdownMarkdown, timedClient, type QueryCost } from './timed-client.ts';
 
 const SCENARIOS = ['idle', 'small-kernels', 'memory-bound', 'compute-bound', 'data-starved', 'throttled'];
 const END_S = Date.UTC(2026, 10, 30, 12, 0, 0) / 1000;
@@ -30,51 +34,12 @@ export interface RulesBenchRow {
   rulesSamples: number;
   rawSamples: number;
   plainSamples: number;
-  /** The path the rules audit reported (recording-rules, unless the rules failed to cover the window). */
+  /** The path the rules audit reported (recording-rules, unless the rules failed to cover the window), and the step. */
   path: string;
   queriesRules: number;
   queriesRaw: number;
-}
-
-/**
- * A client that adds up the wall time with at least one query in flight, and the samples Prometheus read for them
- * (`stats=all`: totalQueryableSamples, a count the machine's load does not change).
- */
-function timedClient(url: string): { client: PrometheusClient; take(): { ms: number; samples: number } } {
-  let ms = 0;
-  let samples = 0;
-  let inFlight = 0;
-  let since = 0;
-  const timedFetch: typeof fetch = async (input, init) => {
-    if (inFlight++ === 0) since = performance.now();
-    try {
-      const withStats = typeof init?.body === 'string' ? { ...init, body: `${init.body}&stats=all` } : init;
-      const res = await fetch(input, withStats);
-      const body = await res.arrayBuffer();
-      try {
-        const stats = (
-          JSON.parse(Buffer.from(body).toString()) as {
-            data?: { stats?: { samples?: { totalQueryableSamples?: number } } };
-          }
-        ).data?.stats?.samples?.totalQueryableSamples;
-        samples += stats ?? 0;
-      } catch {
-        /* not JSON: counted as no samples */
-      }
-      return new Response(body, { status: res.status, headers: res.headers });
-    } finally {
-      if (--inFlight === 0) ms += performance.now() - since;
-    }
-  };
-  return {
-    client: createPrometheusClient({ url, fetchImpl: timedFetch, timeoutMs: 300_000 }),
-    take: () => {
-      const t = { ms, samples };
-      ms = 0;
-      samples = 0;
-      return t;
-    },
-  };
+  /** Each query of one measured run (the first of 3): the rules audit, the raw audit, the plain query. */
+  breakdown: { rules: QueryCost[]; raw: QueryCost[]; plain: QueryCost[] };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -92,13 +57,20 @@ export async function benchRulesPath(gpus: number, windowS: number, log: (s: str
     const file = join(dir, 'cluster.om');
     await writeClusterOpenMetrics(file, hosts, (END_S - windowS) * 1000, END_S * 1000, 30_000);
     const rules = join(dir, 'rules.yml');
+    const coarse = join(dir, 'rules-5m.yml');
     writeFileSync(rules, aggregateRulesYaml());
-    const prom = await backfillRules(
+    writeFileSync(coarse, fiveMinuteRulesYaml());
+    // The 5-minute rules read the 1-minute ones: a second pass once those are in Prometheus.
+    const prom = await backfillRulesInTurn(
       await startPrometheus({ openMetricsFile: file }),
-      rules,
+      [rules, coarse],
       END_S - windowS,
       END_S + 60,
     );
+    if (process.env['KEEP_PROMETHEUS']) {
+      log(`Prometheus kept at ${prom.url} (KEEP_PROMETHEUS): Ctrl-C to stop`);
+      await new Promise(() => undefined);
+    }
     log(
       `rules bench ${gpus} GPUs, ${windowS / 3600} h: backfilled in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
     );
@@ -106,6 +78,7 @@ export async function benchRulesPath(gpus: number, windowS: number, log: (s: str
       const { client, take } = timedClient(prom.url);
       const opts = { windowS, endS: END_S, pricePerGpuHour: null };
       const samples: number[] = [];
+      const perQuery: QueryCost[][] = [];
       const times = async (f: () => Promise<unknown>) => {
         await f();
         take();
@@ -114,7 +87,10 @@ export async function benchRulesPath(gpus: number, windowS: number, log: (s: str
           await f();
           const t = take();
           out.push(t.ms);
-          if (i === 0) samples.push(t.samples);
+          if (i === 0) {
+            samples.push(t.samples);
+            perQuery.push(t.queries);
+          }
         }
         return median(out);
       };
@@ -123,7 +99,7 @@ export async function benchRulesPath(gpus: number, windowS: number, log: (s: str
       let queriesRaw = 0;
       const rulesMs = await times(async () => {
         const r = await audit(client, { ...opts, recordingRules: true });
-        path = r.window.path;
+        path = `${r.window.path}${r.window.rulesStepS ? `, ${r.window.rulesStepS / 60}-minute rules` : ''}`;
         queriesRules = r.queries;
       });
       const rawMs = await times(async () => {
@@ -143,6 +119,7 @@ export async function benchRulesPath(gpus: number, windowS: number, log: (s: str
         path,
         queriesRules,
         queriesRaw,
+        breakdown: { rules: perQuery[0] ?? [], raw: perQuery[1] ?? [], plain: perQuery[2] ?? [] },
       };
       log(
         `rules bench ${gpus} GPUs: rules ${rulesMs.toFixed(0)} ms, raw ${rawMs.toFixed(0)} ms, plain ${plainMs.toFixed(0)} ms`,
@@ -171,6 +148,16 @@ export function rulesBenchMarkdown(rows: readonly RulesBenchRow[]): string {
 }
 
 if (import.meta.main) {
-  const [gpus = 64, hours = 24] = process.argv.slice(2).map(Number);
-  console.log(rulesBenchMarkdown([await benchRulesPath(gpus, hours * 3600)]));
+  const args = process.argv.slice(2);
+  const [gpus = 64, hours = 24] = args.filter((a) => !a.startsWith('--')).map(Number);
+  const row = await benchRulesPath(gpus, hours * 3600);
+  console.log(rulesBenchMarkdown([row]));
+  // --queries: each query of one run, the costliest first (its own wall time; the audit's queries overlap).
+  if (args.includes('--queries'))
+    for (const [what, qs] of [
+      ['audit via rules', row.breakdown.rules],
+      ['audit via raw series', row.breakdown.raw],
+      ['plain query', row.breakdown.plain],
+    ] as const)
+      console.log(`\n${breakdownMarkdown(what, qs)}`);
 }

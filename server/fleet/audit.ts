@@ -28,6 +28,7 @@ import { jobOf, verdictsOf } from './jobs.ts';
 import { targetBatches, type OnBatch } from './batches.ts';
 import { MAX_SEGMENTS, segmentHours, segmentPlan, type SegmentPlan } from './segments.ts';
 import { windowSegments, type PathTaken } from './rules/rules-path.ts';
+import { rulesDataSpanS, windowCoverage } from './rules/coverage.ts';
 import { badReading, noData, pickVerdict, type AuditVerdict } from './verdicts.ts';
 
 export { badReading, verdictsOf };
@@ -63,7 +64,7 @@ export interface GpuAudit extends FleetGpu {
   hours: Partial<Record<BottleneckKind, number>>;
   /** GPU-hours the GPU reported at all in the window. */
   reportedHours: number;
-  /** Energy over the window from the counter, kWh; null when the counter is not exported. */
+  /** Energy over the window, kWh (from where: the summary's `energyFrom`); null when its reading is not exported. */
   energyKWh: number | null;
   /** The price its hours are costed at (given, else its model's default), US $/GPU-hour; null: unpriced. */
   pricePerGpuHour: number | null;
@@ -74,7 +75,8 @@ export interface AuditReport {
   window: { startS: number; endS: number; seconds: number; segmentS: number; liveS: number } & PathTaken;
   /**
    * Seconds of the window Prometheus holds GPU samples for (from the oldest one it has in the window to the end),
-   * to within DATA_SPAN_POINTS of the window (0 with a single scrape); null when it has none. A Prometheus that started scraping 2 minutes
+   * to within DATA_SPAN_POINTS of the window (0 with a single scrape), or, where the recording rules cover the window's
+   * oldest segment, to within one of their intervals (from their points, rules/coverage.ts); null when it has none. A Prometheus that started scraping 2 minutes
    * ago says ~120 here for any window, so a page can say so and pick a window the data fills.
    */
   dataSpanS: number | null;
@@ -89,7 +91,38 @@ export interface AuditReport {
     /** GPU-hours in any of WASTE_KINDS. */
     wastefulHours: number;
     energyKWh: number | null;
+    /** Where the energy came from (EnergySource); null when no GPU has any. */
+    energyFrom: EnergySource | null;
   } & CostSummary;
+}
+
+/**
+ * Where the energy came from: `counter`, the increase of DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION over the window (raw
+ * series); `power`, when the recording rules cover the whole window, each segment's mean DCGM_FI_DEV_POWER_USAGE
+ * (from the rules' 1- or 5-minute means) times the hours it stands for: no raw query, the same energy within 1% on
+ * the simulated cluster (test/fleet/rules-path.test.ts), known for a GPU that exports power but not the counter.
+ */
+export type EnergySource = 'counter' | 'power';
+
+/**
+ * Seconds of the window Prometheus holds GPU samples for, from raw series: at each step the newest sample's own
+ * timestamp, and the least of those (AuditReport.dataSpanS). One query that reads every scrape of the window.
+ */
+async function rawDataSpanS(
+  client: PrometheusClient,
+  sel: string,
+  windowS: number,
+  endS: number,
+  stepS: number,
+): Promise<number | null> {
+  const oldest = await client.query(
+    // Subquery steps align to multiples of the step: samples newer than the last one are read at the end itself.
+    `min(min_over_time(timestamp(DCGM_FI_DEV_GPU_UTIL{${sel}})[${windowS}s:${stepS}s]))` +
+      ` or min(timestamp(DCGM_FI_DEV_GPU_UTIL{${sel}}))`,
+    endS,
+  );
+  const oldestS = oldest[0]?.value;
+  return oldestS === undefined || !Number.isFinite(oldestS) ? null : Math.max(0, Math.min(windowS, endS - oldestS));
 }
 
 /** Runs the audit against Prometheus. */
@@ -105,7 +138,10 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
   const sel = selectorMatchers(opts.selector);
   // The hosts, listed once over the whole window (GPUs gone now included), read in batches by both reads.
   const batches = targetBatches(client, gpuMatch(opts.selector), startS, opts.endS);
-  const [live, windowRead, energy, oldest] = await Promise.all([
+  // What the recording rules hold for the window: where they hold all of it, energy and the data span come from them.
+  const coverage = windowCoverage(client, sel, plan, opts.endS, opts.recordingRules ?? true);
+  const energyFrom = coverage.then((c): EnergySource => (c.covered.every(Boolean) ? 'power' : 'counter'));
+  const [live, windowRead, energy, dataSpanS] = await Promise.all([
     collectFleet(client, {
       selector: opts.selector,
       endS: opts.endS,
@@ -124,25 +160,19 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
       nodeNames,
       batches,
       onBatch: opts.onBatch,
-      rules: opts.recordingRules ?? true,
+      coverage,
     }),
-    client.query(
-      `increase(DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{${selectorMatchers(opts.selector)}}[${opts.windowS}s])`,
-      opts.endS,
+    energyFrom.then((from) =>
+      from === 'power'
+        ? []
+        : client.query(`increase(DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{${sel}}[${opts.windowS}s])`, opts.endS),
     ),
-    // The oldest sample in the window: at each step the newest sample's own timestamp, and the least of those.
-    client.query(
-      // Subquery steps align to multiples of the step: samples newer than the last one are read at the end itself.
-      `min(min_over_time(timestamp(DCGM_FI_DEV_GPU_UTIL{${sel}})[${opts.windowS}s:${spanStepS}s]))` +
-        ` or min(timestamp(DCGM_FI_DEV_GPU_UTIL{${sel}}))`,
-      opts.endS,
+    coverage.then(
+      (c) =>
+        rulesDataSpanS(plan, c.points, c.covered, c.level.intervalS, opts.windowS) ??
+        rawDataSpanS(client, sel, opts.windowS, opts.endS, spanStepS),
     ),
   ]);
-  const oldestS = oldest[0]?.value;
-  const dataSpanS =
-    oldestS === undefined || !Number.isFinite(oldestS)
-      ? null
-      : Math.max(0, Math.min(opts.windowS, opts.endS - oldestS));
   const energyOf = new Map<string, number>();
   for (const s of energy) {
     const r = readEnergyIncrease(s.value, opts.windowS); // a NaN or a sentinel leaves that GPU's energy unknown
@@ -164,7 +194,9 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
       });
     });
   }
-  for (const run of windowRead.runs) for (const h of run.hosts) accumulate(h, run.plan, run.endS, byKey, energyOf);
+  const fromPower = (await energyFrom) === 'power';
+  for (const run of windowRead.runs)
+    for (const h of run.hosts) accumulate(h, run.plan, run.endS, byKey, energyOf, fromPower);
   const gpus = [...byKey.values()].sort((a, b) => a.hostname.localeCompare(b.hostname) || a.gpu - b.gpu);
   const cost = costOf(gpus, opts.pricePerGpuHour);
   gpus.forEach((g, i) => (g.pricePerGpuHour = cost.perGpu[i] ?? null));
@@ -186,6 +218,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
       wastefulHours,
       ...cost.summary,
       energyKWh: energies.length ? energies.reduce((a, b) => a + b, 0) : null,
+      energyFrom: energies.length ? await energyFrom : null,
     },
   };
 }
@@ -197,6 +230,7 @@ function accumulate(
   endS: number,
   byKey: Map<string, GpuAudit>,
   energyOf: Map<string, number>,
+  fromPower: boolean,
 ): void {
   const segmentS = plan.segmentMs / 1000;
   h.messages.forEach((m, mi) => {
@@ -221,6 +255,8 @@ function accumulate(
       const kind = h.corrupt[mi]?.has(i) ? 'cant-tell' : (verdicts[i]?.kind ?? 'cant-tell');
       a.hours[kind] = (a.hours[kind] ?? 0) + hours;
       a.reportedHours += hours;
+      // W × h / 1000 = kWh: the segment's mean power over the hours it stands for.
+      if (fromPower && s.powerWatts !== null) a.energyKWh = (a.energyKWh ?? 0) + (s.powerWatts * hours) / 1000;
     });
   });
 }

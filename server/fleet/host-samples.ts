@@ -17,8 +17,8 @@ export async function nodeNamesAt(client: PrometheusClient, atS: number): Promis
 /**
  * Each host's CPU (per core, busy share over `rateWindowS`), load and memory from node-exporter, keyed by the
  * host name node-exporter reports (`node_uname_info`, asked for at `endS` unless `nodeNames` is given), at the
- * points of a range: the per-core CPU one query per batch of node-exporter targets (listed first), load and memory one
- * query, host names one more unless `nodeNames` is given.
+ * points of a range: one query per batch of node-exporter targets (listed first) for the per-core CPU and, in the
+ * same answer (`or`), the batch's load and memory; host names one more unless `nodeNames` is given.
  */
 export async function hostSamplesOver(
   client: PrometheusClient,
@@ -32,18 +32,31 @@ export async function hostSamplesOver(
   const idle = 'node_cpu_seconds_total{mode="idle"}';
   // In ms: a step that divides a window is not always whole seconds, and PromQL takes no fractional `…s`.
   const rateWindow = `${Math.max(1, Math.round(rateWindowS * 1000))}ms`;
-  const [cpuSeries, hostSeries, nodeOf] = await Promise.all([
+  const [series, nodeOf] = await Promise.all([
     targetBatches(client, idle, startS, endS).then((bs) =>
       readInBatches(
         bs,
-        (b) => range(`1 - rate(node_cpu_seconds_total{${withBatch('mode="idle"', b)}}[${rateWindow}])`),
+        (b) =>
+          range(
+            `(1 - rate(node_cpu_seconds_total{${withBatch('mode="idle"', b)}}[${rateWindow}]))` +
+              ` or {${withBatch(`__name__=~"${HOST_GAUGES.join('|')}"`, b)}}`,
+          ),
         'host CPU',
       ),
     ),
-    range(`{__name__=~"${HOST_GAUGES.join('|')}"}`),
     nodeNames ?? nodeNamesAt(client, endS),
   ]);
+  // The rate drops the metric name; the gauges keep theirs.
+  const [cpuSeries, hostSeries] = splitBy(series, (s) => s.labels['__name__'] === undefined);
   return buildHostSamples(cpuSeries, hostSeries, nodeOf, timeline(startS, endS, stepS));
+}
+
+/** `xs` split in two: those `yes` holds for, and the others. */
+export function splitBy<T>(xs: readonly T[], yes: (x: T) => boolean): [T[], T[]] {
+  const a: T[] = [];
+  const b: T[] = [];
+  for (const x of xs) (yes(x) ? a : b).push(x);
+  return [a, b];
 }
 
 export const HOST_GAUGES = [

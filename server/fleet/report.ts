@@ -6,7 +6,7 @@
 import type { BottleneckKind } from '../../src/lib/diagnose/index.ts';
 import { STATE_NAMES } from '../../src/lib/fleet-view.ts';
 import { describeGpuModel, gpuSpecByName } from '../../src/lib/gpu-specs.ts';
-import { WASTE_KINDS, type AuditReport, type GpuAudit } from './audit.ts';
+import { WASTE_KINDS, type AuditReport, type EnergySource, type GpuAudit } from './audit.ts';
 import { markdownCell as md } from './plain-text.ts';
 
 const h1 = (x: number) => x.toFixed(1);
@@ -42,7 +42,7 @@ const hours = (s: number) => `${(s / 3600).toFixed(1)} h`;
 export function pathText(w: AuditReport['window']): string {
   if (w.path === 'recording-rules' || w.rulesFromS === null || w.rulesToS === null)
     return w.path === 'recording-rules'
-      ? 'Window read from the recording rules (path: recording-rules; saturate:dcgm:avg1m, deploy/prometheus/saturate-rules.yml).'
+      ? `Window read from the recording rules (path: recording-rules; ${w.rulesStepS === 300 ? 'saturate:dcgm:avg5m' : 'saturate:dcgm:avg1m'}, deploy/prometheus/saturate-rules.yml).`
       : 'Window read from raw series (path: raw): the recording rules in deploy/prometheus/saturate-rules.yml hold nothing for it here, or the window is under 2 h. With them a long window costs a fraction.';
   return (
     `Window read from the recording rules for ${hours(w.rulesS)} (${at(w.rulesFromS)} to ${at(w.rulesToS)}) and from raw ` +
@@ -80,7 +80,7 @@ export function toMarkdown(r: AuditReport): string {
   if (s.energyKWh !== null && Number.isFinite(s.energyKWh))
     lines.push(
       '',
-      `Energy over the window: ${Math.round(s.energyKWh).toLocaleString('en-US')} kWh (DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION).`,
+      `Energy over the window: ${Math.round(s.energyKWh).toLocaleString('en-US')} kWh (${ENERGY_FROM[s.energyFrom ?? 'counter']}).`,
     );
   if (s.defaultPrices.length) {
     lines.push('', 'Default prices (pass `--price-per-gpu-hour N` to use your own):', '');
@@ -131,6 +131,12 @@ export function toMarkdown(r: AuditReport): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** Where the energy came from, in words (audit.ts EnergySource). */
+const ENERGY_FROM: Record<EnergySource, string> = {
+  counter: 'DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION',
+  power: 'mean DCGM_FI_DEV_POWER_USAGE from the recording rules × time: they cover the whole window',
+};
 
 /** The report as JSON: `{ window, gpus: [{ instance, hostname, gpu, uuid, model, modelRow, labels, verdict, hours }], summary }`. */
 export function toJson(r: AuditReport): unknown {

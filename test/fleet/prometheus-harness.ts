@@ -170,3 +170,17 @@ export async function backfillRules(
   for (const block of readdirSync(out)) renameSync(join(out, block), join(prom.dir, 'data', block));
   return startEngine('prometheus', { dir: prom.dir });
 }
+
+/**
+ * Backfills each rules file in turn (backfillRules): a file whose rules read another's recorded series (the 5-minute
+ * group reads the 1-minute one) comes after it, once those series are in Prometheus.
+ */
+export async function backfillRulesInTurn(
+  prom: RunningPrometheus,
+  rulesFiles: readonly string[],
+  startS: number,
+  endS: number,
+): Promise<RunningPrometheus> {
+  for (const file of rulesFiles) prom = await backfillRules(prom, file, startS, endS);
+  return prom;
+}

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { coveredSegments, pathTaken, runsOf, subPlan } from '../../server/fleet/rules/rules-path.ts';
+import { rulesDataSpanS } from '../../server/fleet/rules/coverage.ts';
 import { segmentHours, segmentPlan } from '../../server/fleet/segments.ts';
 
 describe('coveredSegments', () => {
@@ -57,5 +58,20 @@ describe('runs of segments', () => {
         },
       ),
     );
+  });
+});
+
+describe('the data span from the rules', () => {
+  const p = segmentPlan(86_400, 15);
+  const newer = ((p.count - 1) * p.segmentMs) / 1000;
+  test('rules over the whole day: the whole window; over part of the oldest segment: that part', () => {
+    expect(rulesDataSpanS(p, [52, 51], [true, true], 60, 86_400)).toBe(86_400);
+    expect(rulesDataSpanS(p, [50, 51], [true, true], 60, 86_400)).toBe(newer + 50 * 60);
+    expect(rulesDataSpanS(p, [10, 51], [true, true], 300, 86_400)).toBe(newer + 10 * 300);
+  });
+
+  test('rules that do not cover the oldest segment say nothing: the raw series are asked', () => {
+    expect(rulesDataSpanS(p, [20, 51], [false, true], 60, 86_400)).toBeNull();
+    expect(rulesDataSpanS(p, [], [false], 60, 86_400)).toBeNull();
   });
 });

@@ -4,7 +4,7 @@
  * per scenario, and one on dcgm-exporter 3.x). Read through the rules or through raw series, the same GPUs get the same states and hours; a window
  * the rules cover only in part is read both ways and counted whole; the report names the path it took.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
@@ -12,8 +12,9 @@ import { audit, type AuditReport } from '../../server/fleet/audit.ts';
 import { createPrometheusClient } from '../../server/fleet/prometheus-api.ts';
 import { runAudit } from '../../scripts/audit.ts';
 import { scenarioCluster, writeClusterOpenMetrics, type SimHost } from './cluster.ts';
+import { fiveMinuteRulesYaml } from '../../server/fleet/rules/recording-rules.ts';
 import {
-  backfillRules,
+  backfillRulesInTurn,
   startPrometheus,
   type RunningPrometheus,
   PROMETHEUS_TEST_LIMITS,
@@ -36,8 +37,16 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'saturate-rules-path-'));
   const file = join(dir, 'cluster.om');
   await writeClusterOpenMetrics(file, HOSTS, (END_S - 6 * HOUR) * 1000, END_S * 1000, 30_000);
-  // The rules began 3 h before the end: the first half of a 6 h window has raw series only.
-  prom = await backfillRules(await startPrometheus({ openMetricsFile: file }), RULES, END_S - 3 * HOUR, END_S + 60);
+  // The rules began 3 h before the end: the first half of a 6 h window has raw series only. The 5-minute group reads
+  // the 1-minute one: backfilled again once those are in Prometheus.
+  const coarse = join(dir, 'rules-5m.yml');
+  writeFileSync(coarse, fiveMinuteRulesYaml());
+  prom = await backfillRulesInTurn(
+    await startPrometheus({ openMetricsFile: file }),
+    [RULES, coarse],
+    END_S - 3 * HOUR,
+    END_S + 60,
+  );
 }, 600_000);
 
 afterAll(async () => {
@@ -45,8 +54,22 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const run = (windowS: number, recordingRules: boolean): Promise<AuditReport> =>
-  audit(createPrometheusClient({ url: prom.url }), { windowS, endS: END_S, pricePerGpuHour: null, recordingRules });
+/** The expressions of the queries the last `run` sent. */
+let sent: string[] = [];
+const recording: typeof fetch = (input, init) => {
+  if (typeof init?.body === 'string') sent.push(new URLSearchParams(init.body).get('query') ?? '');
+  return fetch(input, init);
+};
+
+const run = (windowS: number, recordingRules: boolean): Promise<AuditReport> => {
+  sent = [];
+  return audit(createPrometheusClient({ url: prom.url, fetchImpl: recording }), {
+    windowS,
+    endS: END_S,
+    pricePerGpuHour: null,
+    recordingRules,
+  });
+};
 
 /** Each state's GPU-hours from `a` within 5% of `b`'s (of the state's own hours, or of a GPU-hour for a sliver). */
 function expectSameHours(a: AuditReport, b: AuditReport): void {
@@ -64,9 +87,19 @@ const mostly = (r: AuditReport) =>
     r.gpus.map((g) => [g.key, Object.entries(g.hours).reduce((a, b) => (b[1] > a[1] ? b : a), ['none', 0])[0]]),
   );
 
+/** The last 3 h (all of it in the rules) read through the rules and raw, once for the tests that compare them. */
+let threeHours: Promise<{ rules: AuditReport; rulesSent: string[]; raw: AuditReport; rawSent: string[] }> | undefined;
+const bothWays = () =>
+  (threeHours ??= (async () => {
+    const rules = await run(3 * HOUR, true);
+    const rulesSent = sent;
+    const raw = await run(3 * HOUR, false);
+    return { rules, rulesSent, raw, rawSent: sent };
+  })());
+
 describe('the window through the recording rules', () => {
   test('a window the rules cover is read from them, with the same verdicts and hours per state (within 5%) as raw', async () => {
-    const [rules, raw] = [await run(3 * HOUR, true), await run(3 * HOUR, false)];
+    const { rules, raw } = await bothWays();
     expect(rules.window.path).toBe('recording-rules');
     expect(raw.window.path).toBe('raw');
     expect(rules.gpus).toHaveLength(HOSTS.length * 8);
@@ -80,6 +113,42 @@ describe('the window through the recording rules', () => {
     expect(rules.summary.gpuHours).toBeCloseTo(raw.summary.gpuHours, 3);
   });
 
+  test('a window the rules cover takes its energy and data span from them: no query reads every raw scrape of it', async () => {
+    const { rules, rulesSent, raw, rawSent } = await bothWays();
+    expect(rules.summary.energyFrom).toBe('power');
+    expect(raw.summary.energyFrom).toBe('counter');
+    expect(rulesSent.filter((q) => /DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION|timestamp\(/.test(q))).toEqual([]);
+    expect(rawSent.filter((q) => /DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION/.test(q))).toHaveLength(1);
+    // Each GPU's mean power over the window's segments within 1% of its energy counter's increase (test/fleet/cluster.ts
+    // adds each scrape's power × 30 s to the counter).
+    const counter = new Map(raw.gpus.map((g) => [g.key, g.energyKWh]));
+    for (const g of rules.gpus) {
+      const c = counter.get(g.key)!;
+      expect(c, g.key).toBeGreaterThan(0);
+      expect(Math.abs(g.energyKWh! - c) / c, `${g.key}: ${g.energyKWh} kWh vs ${c} kWh`).toBeLessThanOrEqual(0.01);
+    }
+    expect(Math.abs(rules.summary.energyKWh! - raw.summary.energyKWh!) / raw.summary.energyKWh!).toBeLessThan(0.01);
+    // The data span to within one of the rules' minutes.
+    expect(rules.dataSpanS).not.toBeNull();
+    expect(Math.abs(rules.dataSpanS! - raw.dataSpanS!)).toBeLessThanOrEqual(60);
+  });
+
+  test('a long window reads the 5-minute rules where they hold it: the same verdicts and hours per state as raw', async () => {
+    // 10 h: segments of 21 min 26 s; the data covers the last 6 h, the rules the last 3 h.
+    const [coarse, raw] = [await run(10 * HOUR, true), await run(10 * HOUR, false)];
+    expect(coarse.window.path).toBe('mixed');
+    expect(coarse.window.rulesStepS).toBe(300);
+    expect(sent.some((q) => q.includes('saturate:'))).toBe(false);
+    expect(coarse.gpus.map((g) => [g.key, g.verdict.kind])).toEqual(raw.gpus.map((g) => [g.key, g.verdict.kind]));
+    expect(mostly(coarse)).toEqual(mostly(raw));
+    expectSameHours(coarse, raw);
+    // The hung job's hours need its other GPUs; the starved host's need its CPU: both found through the 5-minute rules.
+    const hoursOf = (host: string, kind: string) =>
+      coarse.gpus.filter((g) => g.hostname === host).reduce((a, g) => a + (g.hours[kind as 'idle'] ?? 0), 0);
+    expect(hoursOf('sim-nccl-hang', 'communication-hang')).toBeGreaterThanOrEqual(0.95 * 8 * 6);
+    expect(hoursOf('sim-data-starved', 'data-starvation')).toBeGreaterThanOrEqual(0.95 * 8 * 6);
+  });
+
   test('rules covering only the second half: "mixed", the whole window counted, the same hours as raw', async () => {
     const [mixed, raw] = [await run(6 * HOUR, true), await run(6 * HOUR, false)];
     expect(mixed.window.path).toBe('mixed');
@@ -88,13 +157,17 @@ describe('the window through the recording rules', () => {
     for (const g of mixed.gpus) expect(g.reportedHours, g.key).toBeCloseTo(6, 3);
     expect(mostly(mixed)).toEqual(mostly(raw));
     expectSameHours(mixed, raw);
+    // The rules do not reach the window's start: its energy and data span come from raw series, as on the raw path.
+    expect(mixed.summary.energyFrom).toBe('counter');
+    expect(mixed.summary.energyKWh).toBe(raw.summary.energyKWh);
+    expect(mixed.dataSpanS).toBe(raw.dataSpanS);
   });
 
   test('the report names the path: Markdown and JSON', async () => {
-    const report = async (args: string[]) => {
+    const report = async (args: string[], window = '6h') => {
       let out = '';
       const code = await runAudit(
-        ['--prometheus', prom.url, '--window', '6h', '--end', new Date(END_S * 1000).toISOString(), ...args],
+        ['--prometheus', prom.url, '--window', window, '--end', new Date(END_S * 1000).toISOString(), ...args],
         (s) => (out += s),
         () => undefined,
       );
@@ -108,5 +181,8 @@ describe('the window through the recording rules', () => {
     expect(json.window.path).toBe('mixed');
     expect(json.window.rulesS).toBeGreaterThan(3 * HOUR - 13 * 60);
     expect(await report(['--raw-series'])).toContain('Window read from raw series (path: raw)');
+    // Energy says where it came from: the counter here (the rules hold half the window), mean power over 3 h.
+    expect(await report([])).toContain('kWh (DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION).');
+    expect(await report([], '3h')).toMatch(/kWh \(mean DCGM_FI_DEV_POWER_USAGE from the recording rules × time/);
   });
 });

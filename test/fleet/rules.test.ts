@@ -13,7 +13,16 @@ import { gpuStats } from '../../src/lib/diagnose/stats.ts';
 import { DCGM_SERIES } from '../../src/protocol/dcgm.ts';
 import { clockEventReasonsFromMask, emptyGpuSample, type StreamMessage } from '../../src/protocol/metrics.ts';
 import { REASON_STEP_S, RULE_STATES, rulesYaml } from '../../server/fleet/rules/recording-rules.ts';
-import { RULE_STATE } from '../../server/fleet/rules/names.ts';
+import {
+  LIMITING_REASONS,
+  MASK_NAMES,
+  reasonSeries,
+  RULE_MEANS_5M,
+  RULE_STATE,
+  RULE_UTIL_MAX_5M,
+  RULE_UTIL_MIN_5M,
+  SERIES_LABEL,
+} from '../../server/fleet/rules/names.ts';
 
 const DIR = join(import.meta.dirname, '..', '..', 'deploy', 'prometheus');
 const promtool = (args: string[], cwd = DIR) => spawnSync('promtool', args, { cwd, encoding: 'utf8' });
@@ -103,6 +112,49 @@ const maskOf = (r: Readings) =>
     ? 'DCGM_FI_DEV_CLOCK_THROTTLE_REASONS'
     : 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS';
 
+/**
+ * What a GPU's 5-minute rules hold at 10 min, worked out here from its readings (`[rule, saturate_series, value]`):
+ * they read the 1-minute rules' points from 5 to 10 min (a closed range: six of them), each the minute's scrapes.
+ */
+function fiveMinuteTruth(readings: Readings): [string, string, number][] {
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const minutes = [5, 6, 7, 8, 9, 10].map((m) => Array.from({ length: 7 }, (_, k) => 6 * (m - 1) + k));
+  const out: [string, string, number][] = [];
+  for (const name of Object.keys(readings)) {
+    if (!MASK_NAMES.includes(name as never)) {
+      out.push([RULE_MEANS_5M, name, mean(minutes.map((ix) => mean(ix.map((i) => at(readings, name, i)!))))]);
+      continue;
+    }
+    const masks = minutes.map((ix) => ix.map((i) => at(readings, name, i)!).filter((m) => m < 0x7ffffff0));
+    if (masks.every((m) => m.length))
+      for (const r of LIMITING_REASONS)
+        out.push([
+          RULE_MEANS_5M,
+          reasonSeries(r.name),
+          mean(masks.map((ms) => mean(ms.map((m) => (m % (2 * r.bit) >= r.bit ? 1 : 0))))),
+        ]);
+  }
+  const util = minutes.flat().map((i) => at(readings, 'DCGM_FI_DEV_GPU_UTIL', i)!);
+  out.push([RULE_UTIL_MIN_5M, 'util:min', Math.min(...util)], [RULE_UTIL_MAX_5M, 'util:max', Math.max(...util)]);
+  return out;
+}
+
+/** For some GPUs (the idle edges, one busy GPU in 8, every clock reason case), nothing in their 5-minute rules off. */
+function fiveMinuteChecks(gpus: { readings: Readings; old: boolean }[], labels: (n: number) => string): string[] {
+  return gpus.flatMap((g, n) => {
+    if (!(n < 35 || n % 8 === 0 || g.readings['DCGM_FI_DEV_GPU_UTIL'] === 100)) return [];
+    const checks = fiveMinuteTruth(g.readings).map(([rule, series, v]) => {
+      const sel = `${rule}{${labels(n)},${SERIES_LABEL}="${series}"}`;
+      return `(abs(${sel} - ${v}) > 1e-6) or absent(${sel})`;
+    });
+    return [
+      `      - expr: ${JSON.stringify(checks.join(' or '))}`,
+      '        eval_time: 10m',
+      '        exp_samples: []',
+    ];
+  });
+}
+
 describe('deploy/prometheus', () => {
   test('the rules file is what server/fleet/rules/recording-rules.ts writes (node scripts/fleet-rules.ts)', () => {
     expect(readFileSync(join(DIR, 'saturate-rules.yml'), 'utf8')).toBe(rulesYaml());
@@ -111,7 +163,8 @@ describe('deploy/prometheus', () => {
   test('promtool check rules: the recording rules and the alert are valid', () => {
     const r = promtool(['check', 'rules', 'saturate-rules.yml']);
     expect(r.error, 'promtool is missing: apt-get install prometheus').toBeUndefined();
-    expect(r.stdout + r.stderr).toContain('SUCCESS: 43 rules found');
+    // 43 rules, and the 5-minute group's 3 (the means and reasons' shares, GPU-Util's least and greatest).
+    expect(r.stdout + r.stderr).toContain('SUCCESS: 46 rules found');
     expect(r.status).toBe(0);
   });
 
@@ -131,15 +184,16 @@ describe('deploy/prometheus', () => {
   });
 
   test(
-    "each GPU's 1-minute state is the engine's verdict on the same readings, at every threshold's edge",
+    "each GPU's 1-minute state is the engine's verdict on the same readings, at every threshold's edge; its 5-minute means are its readings'",
     { timeout: 180_000 },
     () => {
       const gpus = edgeGpus();
       const states = new Set<string>();
       const input: string[] = [];
       const expected: string[] = [];
-      gpus.forEach(({ readings, old }, n) => {
-        const labels = `gpu="${n}",${old ? 'Hostname' : 'hostname'}="edge"`;
+      const labelsOf = (n: number) => `gpu="${n}",${gpus[n]!.old ? 'Hostname' : 'hostname'}="edge"`;
+      gpus.forEach(({ readings }, n) => {
+        const labels = labelsOf(n);
         for (const name of Object.keys(readings)) {
           const values = Array.from({ length: SCRAPES }, (_, i) => at(readings, name, i)).join(' ');
           input.push(`      - series: '${name}{${labels}}'\n        values: '${values}'`);
@@ -167,6 +221,8 @@ describe('deploy/prometheus', () => {
             '        eval_time: 10m',
             '        exp_samples:',
             ...expected,
+            // The 5-minute rules (they read the 1-minute ones) on the same readings, in the same run.
+            ...fiveMinuteChecks(gpus, labelsOf),
             '',
           ].join('\n'),
         );

@@ -13,6 +13,15 @@ export const RULE_MEANS = 'saturate:dcgm:avg1m';
 export const RULE_UTIL_MIN = 'saturate:dcgm_util:min1m';
 /** GPU-Util's greatest reading in each minute (`saturate_series="util:max"`). */
 export const RULE_UTIL_MAX = 'saturate:dcgm_util:max1m';
+/**
+ * The same means, least and greatest GPU-Util over 5 minutes (`saturate_series` as in RULE_MEANS): what a long
+ * window's segments (20 minutes and more) read, 5× fewer points than the 1-minute series.
+ */
+export const RULE_MEANS_5M = 'saturate:dcgm:avg5m';
+export const RULE_UTIL_MIN_5M = 'saturate:dcgm_util:min5m';
+export const RULE_UTIL_MAX_5M = 'saturate:dcgm_util:max5m';
+/** How often the 5-minute rules are evaluated, seconds. */
+export const RULE_COARSE_INTERVAL_S = 300;
 /** Per GPU and state, 1 in the state the GPU's own readings decide for the minute, else 0. */
 export const RULE_STATE = 'saturate:gpu_state:1m';
 /** Per host (node-exporter instance): the mean busy share of its cores over the minute, 0–1. */

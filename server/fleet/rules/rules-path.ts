@@ -6,27 +6,33 @@
  * 7-day audit reads ~10,000 points a series instead of ~40,000 scrapes, and no bitmask subquery. The engine decides
  * every state from them as it does from raw series (steady.ts, then verdictsOf), hangs and stragglers included.
  *
- * Coverage: one query counts, per segment, the 1-minute GPU-Util points the rules hold (the most any GPU has). A
- * segment with all of its minutes but one is read from the rules, any other from raw series (the rules began later
- * than the window, stopped, or are not deployed): runs of neighbouring segments make one query each. Segments
- * shorter than MIN_RULES_SEGMENT_MS (windows under about 2 h) are always raw: a mean of two points says little.
+ * Coverage (coverage.ts): a segment with all of its points but one in the rules is read from them, any other from raw
+ * series (the rules began later than the window, stopped, or are not deployed): runs of neighbouring segments make
+ * one query each. Segments shorter than MIN_RULES_SEGMENT_MS (windows under about 2 h) are always raw: a mean of two
+ * points says little.
+ *
+ * Long windows (segments of MIN_COARSE_SEGMENT_MS and more: about 9 h 20 min and up) read the 5-minute rules instead,
+ * where they hold any of the window: 5× fewer points, each the mean of the 1-minute means it covers (recording-rules.ts).
+ * A segment's edges then fall within 5 minutes of a point's, so a state that changes mid-segment may move up to 5
+ * minutes of its hours to a neighbouring segment. The 90th percentile still comes from the 1-minute greatest readings.
  */
 import type { FleetHost } from '../collect.ts';
 import { hostsFromSeries, selectorMatchers } from '../collect.ts';
-import { buildHostSamples, HOST_GAUGES, hostSamplesOver, timeline } from '../host-samples.ts';
+import { buildHostSamples, HOST_GAUGES, hostSamplesOver, splitBy, timeline } from '../host-samples.ts';
 import type { PrometheusClient } from '../prometheus-api.ts';
 import { collectSegments, promDuration, type SegmentPlan } from '../segments.ts';
 import { readInBatches, withBatch, type Batch, type OnBatch } from '../batches.ts';
-import {
-  RULE_INTERVAL_S,
-  RULE_MEANS,
-  RULE_NODE_CPU,
-  RULE_NODE_MAX_CORE,
-  RULE_UTIL_MAX,
-  RULE_UTIL_MIN,
-  SERIES_LABEL,
-  UTIL_SPREAD_SERIES,
-} from './names.ts';
+import type { Coverage, RuleLevel } from './coverage.ts';
+import { RULE_NODE_CPU, RULE_NODE_MAX_CORE, RULE_UTIL_MAX, SERIES_LABEL, UTIL_SPREAD_SERIES } from './names.ts';
+
+export {
+  coveredSegments,
+  FIVE_MINUTE_LEVEL,
+  MIN_COARSE_SEGMENT_MS,
+  MIN_RULES_SEGMENT_MS,
+  MINUTE_LEVEL,
+  type RuleLevel,
+} from './coverage.ts';
 
 /** Where the window's hours were read from. */
 export type WindowPath = 'recording-rules' | 'raw' | 'mixed';
@@ -39,7 +45,12 @@ export interface PathTaken {
   /** The first and last instant of the window read from the rules, unix s; null when none was. */
   rulesFromS: number | null;
   rulesToS: number | null;
+  /** The rules' step read, s: 60 (the 1-minute rules) or 300 (the 5-minute ones, for long windows); null on raw. */
+  rulesStepS: number | null;
 }
+
+/** The `saturate_series` label the hosts' all-core mean is read back under (beside the busiest core's share). */
+const NODE_MEAN = 'node:mean';
 
 /** One run of neighbouring segments, read one way: its hosts, its part of the plan, and its end. */
 export interface SegmentRun {
@@ -47,10 +58,9 @@ export interface SegmentRun {
   plan: SegmentPlan;
   endS: number;
   fromRules: boolean;
+  /** The rules' step the run read (fromRules only). */
+  stepS?: number;
 }
-
-/** The shortest segment read from the rules: four of their points. */
-export const MIN_RULES_SEGMENT_MS = 4 * RULE_INTERVAL_S * 1000;
 
 export interface WindowOptions {
   selector: string | undefined;
@@ -61,23 +71,8 @@ export interface WindowOptions {
   nodeNames: Promise<Map<string, string>>;
   batches: Promise<Batch[]>;
   onBatch?: OnBatch | undefined;
-  /** False: raw series only, whatever the rules hold. */
-  rules: boolean;
-}
-
-/**
- * Which segments (oldest first) the rules cover: all their minutes but one.
- * @example coveredSegments([10, 51, 52], 3_085_714, 3_085_722) // [false, true, true]
- */
-export function coveredSegments(
-  minutes: readonly (number | undefined)[],
-  segmentMs: number,
-  oldestMs: number,
-): boolean[] {
-  return minutes.map((n, i) => {
-    const whole = Math.floor((i === 0 ? oldestMs : segmentMs) / (RULE_INTERVAL_S * 1000));
-    return n !== undefined && n >= Math.max(1, whole - 1);
-  });
+  /** What the rules hold for the window (coverage.ts windowCoverage; nothing covered: raw series only). */
+  coverage: Promise<Coverage>;
 }
 
 /** Neighbouring segments read the same way, as [first, last] index pairs (oldest first). */
@@ -104,33 +99,17 @@ export function subPlan(
   };
 }
 
-/** Per segment (oldest first), the most 1-minute GPU-Util points any GPU has in the rules; one query. */
-async function ruleMinutes(
-  client: PrometheusClient,
-  user: string,
-  plan: SegmentPlan,
-  endS: number,
-): Promise<(number | undefined)[]> {
-  const stepS = plan.segmentMs / 1000;
-  const first = (Math.round(endS * 1000) - (plan.count - 1) * plan.segmentMs) / 1000;
-  const sel = [`${SERIES_LABEL}="DCGM_FI_DEV_GPU_UTIL"`, user].filter(Boolean).join(', ');
-  const r = await client.queryRange(
-    `max(count_over_time(${RULE_MEANS}{${sel}}[${promDuration(plan.segmentMs)}]))`,
-    first,
-    endS,
-    stepS,
-  );
-  const at = new Map((r[0]?.points ?? []).map(([t, v]) => [Math.round(t * 1000), v]));
-  return timeline(first, endS, stepS).map((t) => at.get(Math.round(t * 1000)));
-}
-
-/** One run's segments from the rules: the GPUs' means and spreads per batch of hosts, the hosts' CPU. */
+/**
+ * One run's segments from the rules of `level`: the GPUs' means and spreads per batch of hosts, the hosts' CPU. The
+ * 90th percentile always comes from the 1-minute greatest readings (the engine's own is a minute's greatest).
+ */
 async function readRules(
   client: PrometheusClient,
   user: string,
   plan: SegmentPlan,
   endS: number,
   o: WindowOptions,
+  level: RuleLevel,
 ): Promise<FleetHost[]> {
   const stepS = plan.segmentMs / 1000;
   const first = (Math.round(endS * 1000) - (plan.count - 1) * plan.segmentMs) / 1000;
@@ -139,21 +118,27 @@ async function readRules(
   const expr = (b: Batch) => {
     const sel = `{${withBatch(user, b)}}`;
     return [
-      `avg_over_time(${RULE_MEANS}${sel}[${range}])`,
-      `min_over_time(${RULE_UTIL_MIN}${sel}[${range}])`,
-      `max_over_time(${RULE_UTIL_MAX}${sel}[${range}])`,
+      `avg_over_time(${level.means}${sel}[${range}])`,
+      `min_over_time(${level.min}${sel}[${range}])`,
+      `max_over_time(${level.max}${sel}[${range}])`,
       // The 90th percentile of the minutes' greatest readings: the engine's own is a minute's greatest (≤ 10 scrapes).
       `label_replace(quantile_over_time(0.9, ${RULE_UTIL_MAX}${sel}[${range}]), "${SERIES_LABEL}", "${UTIL_SPREAD_SERIES.p90}", "", "")`,
     ].join(' or ');
   };
-  const [series, cpuMean, maxCore, gauges, nodeOf] = await Promise.all([
+  // The hosts in one query: the busiest core's share, the all-core mean (labelled), and load and memory (named).
+  const hostExpr = [
+    `avg_over_time(${RULE_NODE_MAX_CORE}[${range}])`,
+    `label_replace(avg_over_time(${RULE_NODE_CPU}[${range}]), "${SERIES_LABEL}", "${NODE_MEAN}", "", "")`,
+    `{__name__=~"${HOST_GAUGES.join('|')}"}`,
+  ].join(' or ');
+  const [series, host, nodeOf] = await Promise.all([
     o.batches.then((bs) => readInBatches(bs, (b) => q(expr(b)), 'window (recording rules)', o.onBatch)),
-    q(`avg_over_time(${RULE_NODE_CPU}[${range}])`),
-    q(`avg_over_time(${RULE_NODE_MAX_CORE}[${range}])`),
-    q(`{__name__=~"${HOST_GAUGES.join('|')}"}`),
+    q(hostExpr),
     o.nodeNames,
   ]);
   for (const s of series) s.labels['__name__'] = s.labels[SERIES_LABEL] ?? '';
+  const [gauges, cpu] = splitBy(host, (s) => s.labels['__name__'] !== undefined);
+  const [cpuMean, maxCore] = splitBy(cpu, (s) => s.labels[SERIES_LABEL] === NODE_MEAN);
   // Hosts without the node rules (node-exporter rules not deployed) are read raw.
   const hosts = maxCore.length
     ? buildHostSamples(maxCore, gauges, nodeOf, timeline(first, endS, stepS), cpuMean)
@@ -168,17 +153,14 @@ export async function windowSegments(
 ): Promise<{ runs: SegmentRun[]; taken: PathTaken }> {
   const user = selectorMatchers(o.selector);
   const { plan, endS } = o;
-  const usable = o.rules && plan.segmentMs >= MIN_RULES_SEGMENT_MS;
-  const covered = usable
-    ? coveredSegments(await ruleMinutes(client, user, plan, endS), plan.segmentMs, plan.oldestMs)
-    : new Array<boolean>(plan.count).fill(false);
+  const { level, covered } = await o.coverage;
   const runs = await Promise.all(
     runsOf(covered).map(async (r): Promise<SegmentRun> => {
       const part = subPlan(plan, endS, r.from, r.to);
       const hosts = r.rules
-        ? await readRules(client, user, part.plan, part.endS, o)
+        ? await readRules(client, user, part.plan, part.endS, o, level)
         : await collectSegments(client, o.selector, part.endS, part.plan, o.scrapeS, o.nodeNames, o.batches, o.onBatch);
-      return { hosts, ...part, fromRules: r.rules };
+      return { hosts, ...part, fromRules: r.rules, ...(r.rules ? { stepS: level.intervalS } : {}) };
     }),
   );
   return { runs, taken: pathTaken(runs) };
@@ -194,5 +176,6 @@ export function pathTaken(runs: readonly Omit<SegmentRun, 'hosts'>[]): PathTaken
     rulesS,
     rulesFromS: rules.length ? Math.min(...rules.map((r) => r.endS - seconds(r))) : null,
     rulesToS: rules.length ? Math.max(...rules.map((r) => r.endS)) : null,
+    rulesStepS: rules[0]?.stepS ?? null,
   };
 }
