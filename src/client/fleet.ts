@@ -37,8 +37,16 @@ interface FleetJson {
     byKind: Record<string, number>;
     wastefulHours: number;
     energyKWh: number | null;
+    /** Where the energy came from (server/fleet/audit.ts): the energy counter, or mean power from the recording rules. */
+    energyFrom?: 'counter' | 'power' | null;
   };
 }
+
+/** How the headline names where its energy figure came from. */
+const ENERGY_FROM = {
+  counter: 'from the GPUs’ energy counters',
+  power: 'from their mean power in the recording rules',
+};
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, cls?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
@@ -64,7 +72,9 @@ function renderSummary(report: FleetJson, priceOf: PriceOf): void {
       ? '. Enter a price per GPU-hour to see what they cost.'
       : `, about ${formatUsd(cost.totalUsd)}` +
         (cost.unpricedHours > 0 ? ` (${hours(cost.unpricedHours)} GPU-hours of unpriced models not counted).` : '.')) +
-    (s.energyKWh === null ? '' : ` Energy: ${Math.round(s.energyKWh).toLocaleString('en-US')} kWh.`);
+    (s.energyKWh === null
+      ? ''
+      : ` Energy: ${Math.round(s.energyKWh).toLocaleString('en-US')} kWh, ${ENERGY_FROM[s.energyFrom ?? 'counter']}.`);
   document.querySelector<HTMLElement>('[data-fleet-states]')!.replaceChildren(
     ...Object.keys(STATE_NAMES)
       .filter((k) => (s.byKind[k] ?? 0) > 0)

@@ -61,6 +61,8 @@ test('the fleet page reads the cluster through the lab server and names where GP
   });
   await expect(page).toHaveURL(/\/fleet\/$/); // the token left the address bar
   await expect(page.locator('[data-fleet-headline]')).toContainText('64 GPUs from http://127.0.0.1:');
+  // The energy figure says where it came from (this Prometheus holds raw series, no recording rules).
+  await expect(page.locator('[data-fleet-headline]')).toContainText(/kWh, from the GPUs’ energy counters\./);
   // The model's default price, with its source and date beside it, prices the wasteful hours; the field is editable,
   // an empty one prices nothing, and what is typed is remembered.
   const price = page.getByLabel('NVIDIA H100 80GB HBM3', { exact: true });
