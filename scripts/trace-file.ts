@@ -3,13 +3,14 @@
  * own streams instead of web streams. Gzip (sniffed by its magic bytes, not the file's name) goes through
  * node:zlib on its thread pool with 1 MB output chunks and up to 8 MB of read-ahead, so inflating overlaps
  * parsing and each chunk reaches the parser in one piece; `DecompressionStream` hands out 16–64 KB chunks,
- * each passed through web streams on the main thread.
+ * each passed through web streams on the main thread. A file under 1 MB (inflating to at most 32 MB) is read and
+ * inflated in one piece instead: on a small trace, the hops between threads would cost more than the parse.
  */
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import {
   asTooLarge,
   createByteParser,
@@ -24,6 +25,9 @@ import { TraceError } from '../src/lib/trace/errors.ts';
 const CHUNK_BYTES = 1 << 20;
 /** Inflated bytes zlib may hold ready ahead of the parser. */
 const READ_AHEAD_BYTES = 8 << 20;
+/** Files up to this size are read whole, and inflated whole when that gives at most `SMALL_TEXT_BYTES`. */
+const SMALL_FILE_BYTES = 1 << 20;
+const SMALL_TEXT_BYTES = 32 << 20;
 
 /** The first two bytes of a file (fewer when it is shorter). */
 async function head(path: string): Promise<Uint8Array> {
@@ -44,11 +48,15 @@ async function head(path: string): Promise<Uint8Array> {
  */
 export async function parseTraceFile(path: string, options: ParseOptions = {}): Promise<ParsedTrace> {
   let gzip: boolean;
+  let whole: Uint8Array | null = null;
   try {
-    gzip = isGzip(await head(path));
+    if ((await stat(path)).size <= SMALL_FILE_BYTES) whole = await readFile(path);
+    gzip = isGzip(whole ?? (await head(path)));
   } catch (e) {
     throw new TraceError('read', `The file could not be read: ${(e as Error).message}.`);
   }
+  const text = whole && (gzip ? inflateSmall(whole) : whole);
+  if (text) return parseBytes(text, options, whole!.length);
   const file = createReadStream(path, { highWaterMark: CHUNK_BYTES });
   const parser = createByteParser(options);
   const feed = async (bytes: AsyncIterable<Uint8Array>) => {
@@ -68,5 +76,26 @@ export async function parseTraceFile(path: string, options: ParseOptions = {}): 
     const code = (e as NodeJS.ErrnoException).code ?? '';
     if (gzip && code.startsWith('Z_')) throw gzipError(e);
     throw new TraceError('read', `The file could not be read: ${(e as Error).message}.`);
+  }
+}
+
+/** The inflated bytes of a small gzip file, or null when they would pass `SMALL_TEXT_BYTES` (then streamed). */
+function inflateSmall(gz: Uint8Array): Uint8Array | null {
+  try {
+    return gunzipSync(gz, { maxOutputLength: SMALL_TEXT_BYTES });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return null;
+    throw gzipError(e);
+  }
+}
+
+/** Parses bytes held in memory (from a file of `fileBytes`), in `CHUNK_BYTES` views (no copy) as a stream would. */
+function parseBytes(bytes: Uint8Array, options: ParseOptions, fileBytes: number): ParsedTrace {
+  const parser = createByteParser(options);
+  try {
+    for (let at = 0; at < bytes.length; at += CHUNK_BYTES) parser.push(bytes.subarray(at, at + CHUNK_BYTES));
+    return parser.end();
+  } catch (e) {
+    throw asTooLarge(e, parser.events(), fileBytes);
   }
 }

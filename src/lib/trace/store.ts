@@ -40,7 +40,8 @@ export class TooManyEvents extends Error {
 
 /** Builds an `EventTable` from parsed trace events, one batch at a time. */
 export class EventStore {
-  private cap = 1 << 14;
+  /** Rows allocated: small, as most traces are; doubling takes a large one there in a few copies. */
+  private cap = 1 << 10;
   /** The most events kept; one more throws `TooManyEvents` (as does failing to allocate room for them). */
   readonly maxEvents: number;
 
