@@ -28,8 +28,9 @@ export function stepStats(v: RankView): StepStat[] {
   const gpu: number[] = [];
   const dl: number[] = [];
   const sync: number[] = [];
-  const stepOf = new Map<number, number | null>();
-  const kindOf = new Map<number, ReturnType<typeof hostKind>>();
+  // Per name (string id), read once: a trace has far fewer names than events.
+  const stepOf = ev.strings.map((s) => profilerStepNumber(s));
+  const kindOf = ev.strings.map((s) => hostKind(s));
   // In start order, so the GPU and DataLoader rows come sorted for `mergeRows` (sorting them again is most of
   // this function's time on a large trace); the steps are put back in file order below.
   for (const i of v.order) {
@@ -38,11 +39,9 @@ export function stepStats(v: RankView): StepStat[] {
       gpu.push(i);
       continue;
     }
-    if (!stepOf.has(id)) stepOf.set(id, profilerStepNumber(ev.strings[id]!));
-    const s = stepOf.get(id);
+    const s = stepOf[id];
     if (s !== null && s !== undefined) steps.push({ row: i, step: s });
-    if (!kindOf.has(id)) kindOf.set(id, hostKind(ev.strings[id]!));
-    const k = kindOf.get(id);
+    const k = kindOf[id];
     if (k === 'dataLoader') dl.push(i);
     else if (k === 'syncCall') sync.push(i);
   }

@@ -133,10 +133,20 @@ function dropLastStep(
   return true;
 }
 
-/** Kept rows with `stream ≠ -1`: what HTA's temporal, kernel and overlap analyses read as GPU kernels. */
+const streamRowsOf = new WeakMap<RankView, Int32Array>();
+
+/**
+ * Kept rows with `stream ≠ -1`, by start: what HTA's temporal, kernel and overlap analyses read as GPU kernels.
+ * Computed once per view (several analyses read it); callers must not change it.
+ */
 export function streamRows(v: RankView): Int32Array {
-  const { stream } = v.trace.events;
-  const out: number[] = [];
-  for (const i of v.order) if (v.kept[i] && stream[i] !== -1) out.push(i);
-  return Int32Array.from(out);
+  let rows = streamRowsOf.get(v);
+  if (rows === undefined) {
+    const { stream } = v.trace.events;
+    const out: number[] = [];
+    for (const i of v.order) if (v.kept[i] && stream[i] !== -1) out.push(i);
+    rows = Int32Array.from(out);
+    streamRowsOf.set(v, rows);
+  }
+  return rows;
 }
