@@ -8,9 +8,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip, gunzipSync } from 'node:zlib';
+import { createGunzip, gunzipSync, type Gunzip, type ZlibOptions } from 'node:zlib';
 import {
   asTooLarge,
   createByteParser,
@@ -28,6 +27,14 @@ const READ_AHEAD_BYTES = 8 << 20;
 /** Files up to this size are read whole, and inflated whole when that gives at most `SMALL_TEXT_BYTES`. */
 const SMALL_FILE_BYTES = 1 << 20;
 const SMALL_TEXT_BYTES = 32 << 20;
+
+/**
+ * A gunzip stream with 1 MB output chunks and `READ_AHEAD_BYTES` of read-ahead (Node passes the stream options
+ * on to its Transform; its typings list only zlib's own).
+ */
+function gunzip(): Gunzip {
+  return createGunzip({ chunkSize: CHUNK_BYTES, readableHighWaterMark: READ_AHEAD_BYTES } as ZlibOptions);
+}
 
 /** The first two bytes of a file (fewer when it is shorter). */
 async function head(path: string): Promise<Uint8Array> {
@@ -55,20 +62,17 @@ export async function parseTraceFile(path: string, options: ParseOptions = {}): 
   } catch (e) {
     throw new TraceError('read', `The file could not be read: ${(e as Error).message}.`);
   }
-  const text = whole && (gzip ? inflateSmall(whole) : whole);
-  if (text) return parseBytes(text, options, whole!.length);
+  if (whole) {
+    const text = gzip ? inflateSmall(whole) : whole;
+    if (text) return parseBytes(text, options, whole.length);
+  }
   const file = createReadStream(path, { highWaterMark: CHUNK_BYTES });
   const parser = createByteParser(options);
   const feed = async (bytes: AsyncIterable<Uint8Array>) => {
     for await (const chunk of bytes) parser.push(chunk);
   };
   try {
-    if (gzip)
-      await pipeline(
-        file,
-        createGunzip({ chunkSize: CHUNK_BYTES, readableHighWaterMark: READ_AHEAD_BYTES }) as Readable,
-        feed,
-      );
+    if (gzip) await pipeline(file, gunzip(), feed);
     else await pipeline(file, feed);
     return parser.end();
   } catch (e) {
