@@ -43,9 +43,9 @@ export function launchStats(v: RankView): LaunchStats | null {
     const id = ev.strings.indexOf(n);
     if (id >= 0) isLaunch[id] = 1;
   }
-  const launchCorr = new CorrSet(ev.count, v.maxCorr);
+  const launchCorr = new CorrSet(ev.count, v.corrRange);
   for (let i = 0; i < ev.count; i++) if (v.kept[i] && isLaunch[ev.name[i]!]) launchCorr.add(ev.corr[i]!);
-  const cpuByCorr = new CorrRows(ev.count, v.maxCorr);
+  const cpuByCorr = new CorrRows(ev.count, v.corrRange);
   for (let i = 0; i < ev.count; i++)
     if (v.kept[i] && ev.stream[i] === -1 && launchCorr.has(ev.corr[i]!)) cpuByCorr.set(ev.corr[i]!, i);
   const delay: number[] = [];

@@ -11,7 +11,7 @@
  *   (`_filter_irrelevant_gpu_kernels`).
  */
 import { kernelType, profilerStepNumber, type KernelType } from './kernel-type.ts';
-import { CorrRows, CorrSet, maxId } from './corr-index.ts';
+import { CorrRows, CorrSet, idRange, type IdRange } from './corr-index.ts';
 import { sortByStart } from './intervals.ts';
 import type { ParsedTrace } from './parse.ts';
 
@@ -33,8 +33,8 @@ export interface RankView {
   droppedLastStep: boolean;
   /** Every row, by start then file order: the analyses filter it, so their rows come sorted. */
   order: Int32Array;
-  /** The largest correlation id (-1 when none): sizes the analyses' `CorrRows` and `CorrSet`. */
-  maxCorr: number;
+  /** The range of correlation ids: sizes the analyses' `CorrRows` and `CorrSet`. */
+  corrRange: IdRange;
 }
 
 /** Names of `ProfilerStep#N` events in a trace. */
@@ -75,14 +75,14 @@ export function buildView(trace: ParsedTrace, distinctStepNames: number): RankVi
   }
 
   // Link GPU events to their CPU launch by correlation.
-  const maxCorr = maxId(ev.corr);
-  const cpuByCorr = new CorrRows(n, maxCorr);
+  const corrRange = idRange(ev.corr);
+  const cpuByCorr = new CorrRows(n, corrRange);
   for (let i = 0; i < n; i++) if (!isGpu[i] && ev.corr[i] !== -1) cpuByCorr.set(ev.corr[i]!, i);
   const launchRow = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) if (isGpu[i] && ev.corr[i] !== -1) launchRow[i] = cpuByCorr.get(ev.corr[i]!);
 
   const kept = new Uint8Array(n).fill(1);
-  const droppedLastStep = distinctStepNames >= 2 && dropLastStep(trace, tsUs, isGpu, kept, maxCorr);
+  const droppedLastStep = distinctStepNames >= 2 && dropLastStep(trace, tsUs, isGpu, kept, corrRange);
 
   const types = new Map<number, KernelType>();
   const typeOf = (id: number): KernelType => {
@@ -96,7 +96,7 @@ export function buildView(trace: ParsedTrace, distinctStepNames: number): RankVi
   const all = new Int32Array(n);
   for (let i = 0; i < n; i++) all[i] = i;
   const order = sortByStart(all, tsUs);
-  return { trace, tsUs, endUs, isGpu, kept, launchRow, typeOf, droppedLastStep, order, maxCorr };
+  return { trace, tsUs, endUs, isGpu, kept, launchRow, typeOf, droppedLastStep, order, corrRange };
 }
 
 function dropLastStep(
@@ -104,7 +104,7 @@ function dropLastStep(
   tsUs: Float64Array,
   isGpu: Uint8Array,
   kept: Uint8Array,
-  maxCorr: number,
+  corrRange: IdRange,
 ): boolean {
   const ev = trace.events;
   const n = ev.count;
@@ -123,7 +123,7 @@ function dropLastStep(
   }
   if (!anyCpu) return false;
   const cut = lastStepStart === -Infinity ? firstCpu : lastStepStart;
-  const corrs = new CorrSet(n, maxCorr);
+  const corrs = new CorrSet(n, corrRange);
   for (let i = 0; i < n; i++) {
     if (isGpu[i]) continue;
     if (tsUs[i]! < cut) corrs.add(ev.corr[i]!);
