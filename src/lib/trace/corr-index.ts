@@ -30,7 +30,7 @@ export function idRange(ids: Int32Array): IdRange {
 
 /** Ids held densely: the range, bounded by a few bytes per row. */
 function denseSize(count: number, r: IdRange): number {
-  return Math.max(0, Math.min(r.max - r.min + 1, 4 * count + 65_536));
+  return Math.max(0, Math.min(r.max - r.min + 1, 4 * count + 1024));
 }
 
 /**
