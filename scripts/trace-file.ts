@@ -3,11 +3,12 @@
  * own streams instead of web streams. Gzip (sniffed by its magic bytes, not the file's name) goes through
  * node:zlib on its thread pool with 1 MB output chunks and up to 8 MB of read-ahead, so inflating overlaps
  * parsing and each chunk reaches the parser in one piece; `DecompressionStream` hands out 16–64 KB chunks,
- * each passed through web streams on the main thread. A file under 1 MB (inflating to at most 32 MB) is read and
- * inflated in one piece instead: on a small trace, the hops between threads would cost more than the parse.
+ * each passed through web streams on the main thread. A file under 1 MB is read in one piece, and inflated in one
+ * when its text is under 1 MB too: on a small trace, the hops between threads would cost more than the parse.
  */
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, gunzipSync, type Gunzip, type ZlibOptions } from 'node:zlib';
 import {
@@ -24,9 +25,8 @@ import { TraceError } from '../src/lib/trace/errors.ts';
 const CHUNK_BYTES = 1 << 20;
 /** Inflated bytes zlib may hold ready ahead of the parser. */
 const READ_AHEAD_BYTES = 8 << 20;
-/** Files up to this size are read whole, and inflated whole when that gives at most `SMALL_TEXT_BYTES`. */
+/** Files up to this size are read whole, and inflated whole (one buffer, no copy) when their text is no larger. */
 const SMALL_FILE_BYTES = 1 << 20;
-const SMALL_TEXT_BYTES = 32 << 20;
 
 /**
  * A gunzip stream with 1 MB output chunks and `READ_AHEAD_BYTES` of read-ahead (Node passes the stream options
@@ -66,7 +66,8 @@ export async function parseTraceFile(path: string, options: ParseOptions = {}): 
     const text = gzip ? inflateSmall(whole) : whole;
     if (text) return parseBytes(text, options, whole.length);
   }
-  const file = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  const file = whole ? Readable.from([whole]) : createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  const bytesRead = () => (whole ? whole.length : (file as ReturnType<typeof createReadStream>).bytesRead);
   const parser = createByteParser(options);
   const feed = async (bytes: AsyncIterable<Uint8Array>) => {
     for await (const chunk of bytes) parser.push(chunk);
@@ -76,17 +77,22 @@ export async function parseTraceFile(path: string, options: ParseOptions = {}): 
     else await pipeline(file, feed);
     return parser.end();
   } catch (e) {
-    if (e instanceof TraceError || e instanceof RangeError) throw asTooLarge(e, parser.events(), file.bytesRead);
+    if (e instanceof TraceError || e instanceof RangeError) throw asTooLarge(e, parser.events(), bytesRead());
     const code = (e as NodeJS.ErrnoException).code ?? '';
     if (gzip && code.startsWith('Z_')) throw gzipError(e);
     throw new TraceError('read', `The file could not be read: ${(e as Error).message}.`);
   }
 }
 
-/** The inflated bytes of a small gzip file, or null when they would pass `SMALL_TEXT_BYTES` (then streamed). */
+/**
+ * The inflated bytes of a small gzip file, or null when they would pass `CHUNK_BYTES` (then streamed). The
+ * gzip trailer's last four bytes give the text's size (modulo 4 GB, of the last member only: a hint, checked).
+ */
 function inflateSmall(gz: Uint8Array): Uint8Array | null {
+  const size = gz.length >= 18 ? new DataView(gz.buffer, gz.byteOffset, gz.length).getUint32(gz.length - 4, true) : 0;
+  if (size > CHUNK_BYTES) return null;
   try {
-    return gunzipSync(gz, { maxOutputLength: SMALL_TEXT_BYTES });
+    return gunzipSync(gz, { chunkSize: CHUNK_BYTES, maxOutputLength: CHUNK_BYTES });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return null;
     throw gzipError(e);

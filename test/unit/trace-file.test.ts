@@ -77,6 +77,11 @@ describe('reading a trace file in Node', () => {
     expect(table(await parseTraceFile(write('big.json', text)))).toEqual(want);
     // The name does not decide: gzip is told by its magic bytes.
     expect(table(await parseTraceFile(write('small-named-plain.json', small)))).toEqual(table(await viaWeb(small)));
+    // A small file whose text is large (read whole, inflated as a stream).
+    const packed = gzipSync(traceText(Array.from({ length: 20_000 }, (_, i) => cpu('aten::mm', 10 * i, 5))));
+    expect(packed.length).toBeLessThan(1 << 20);
+    expect(table(await parseTraceFile(write('packed.json.gz', packed)))).toEqual(table(await viaWeb(packed)));
+    expect((await parseTraceFile(join(dir, 'packed.json.gz'))).meta.keptEvents).toBe(20_000);
   }, 120_000);
 
   test('a gzip file cut short says so, whether streamed or read whole; a missing file or one that is not JSON says what it is', async () => {
