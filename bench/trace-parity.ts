@@ -9,7 +9,7 @@
  * Prints a Markdown table: HTA's temporal breakdown and idle categories, ours, the largest differences
  * (percentage points), the times and their ratio, wall and CPU.
  *
- * What is timed, each side best of N runs in one process after its imports (N: --runs, default 3, and 10 for a
+ * What is timed, each side best of N runs in one process after its imports (N: --runs, default 3, and 20 for a
  * file under 1 MB, where one run takes milliseconds and noise decides a single one); the best wall time and the
  * best CPU time (user + system, all threads and, for HTA, its worker processes) are kept separately:
  * - HTA: `TraceAnalysis(trace_dir)` (it lists the folder, reads, inflates and parses the file and builds its
@@ -58,8 +58,8 @@ function walk(dir: string): string[] {
 
 const { values: flags, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string' } } });
 const files = positionals.length ? positionals : walk(join(htaDir, 'tests/data')).sort();
-/** Runs per side for `file`: --runs, else 3, and 10 for a file under 1 MB. */
-const runsFor = (file: string) => (flags.runs ? Number(flags.runs) : statSync(file).size < 1e6 ? 10 : 3);
+/** Runs per side for `file`: --runs, else 3, and 20 for a file under 1 MB. */
+const runsFor = (file: string) => (flags.runs ? Number(flags.runs) : statSync(file).size < 1e6 ? 20 : 3);
 if (flags.runs && !(Number.isInteger(Number(flags.runs)) && Number(flags.runs) >= 1)) {
   console.error('--runs takes a whole number of runs, 1 or more.');
   process.exit(1);
