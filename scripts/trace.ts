@@ -3,12 +3,12 @@
  * from its profiler traces (one per rank): HTA's breakdowns, the host-wait causes and one verdict.
  * Exit codes: 0 analysed, 1 bad flags or unreadable input, 3 no GPU activity in the traces.
  */
-import { createReadStream, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { analyzeTraces, parseTraceStream, TraceError, type TraceInput } from '../src/lib/trace/index.ts';
+import { analyzeTraces, TraceError, type TraceInput } from '../src/lib/trace/index.ts';
 import { reportJson, reportText } from '../src/lib/trace/format.ts';
+import { parseTraceFile } from './trace-file.ts';
 
 export const EXIT = { ok: 0, usage: 1, noGpu: 3 } as const;
 
@@ -58,8 +58,7 @@ export async function runTrace(
       return EXIT.usage;
     }
     try {
-      const stream = Readable.toWeb(createReadStream(file, { highWaterMark: 1 << 20 })) as ReadableStream<Uint8Array>;
-      inputs.push({ label: basename(file), trace: await parseTraceStream(stream) });
+      inputs.push({ label: basename(file), trace: await parseTraceFile(file) });
     } catch (e) {
       err(`trace: ${file}: ${(e as Error).message}\n`);
       return EXIT.usage;

@@ -6,10 +6,12 @@
  *
  * State: the nesting depth, whether it is inside a string, the key being read at the top level, and the
  * carried text of an unfinished event or kept value. Between chunks inside the event array the state is
- * always "at an element boundary" and the carried text is not yet scanned, which allows a fast path: JSON
- * never has a raw newline inside a string, so a comma, a newline and a `{` is a place to cut outside any
- * string; the text up to the last such place is handed to `JSON.parse` without scanning it. If the cut was
- * not between two events (a nested array of objects), the parse fails and the chunk is scanned exactly.
+ * always "at an element boundary" and the carried text is not yet scanned, which allows a fast path: the
+ * last `}`, `,`, `{` of the chunk (spaces and newlines between allowed, so pretty-printed and minified traces
+ * alike) is most likely the boundary between two events; the text up to it is handed to `JSON.parse` without
+ * scanning it. `JSON.parse` only accepts it if the cut was at depth 0 of the batch, outside any string, i.e.
+ * between two events; if it was not (inside a string, or a nested array of objects), the parse fails and the
+ * chunk is scanned exactly.
  * A bare array of events (the Chrome format's other form) is read as the event array. Pure: no DOM, no I/O.
  */
 import { TraceError } from './errors.ts';
@@ -91,15 +93,19 @@ export class TraceScanner {
       this.started = true;
       this.rootIsArray = c === OPEN_ARR;
     }
-    if (this.inEvents) {
-      if (this.fastEvents(text)) return;
-      const all = this.carry + text;
-      this.carry = '';
-      this.scan(all, 0, 0);
-    } else this.scan(text, i, this.keepText !== null ? 0 : -1);
+    if (this.inEvents) this.pushEvents(text);
+    else this.scan(text, i, this.keepText !== null ? 0 : -1);
   }
 
-  /** The fast path: parses the events up to the last comma-newline-brace of the chunk. */
+  /** Text inside the event array, after the carried text: the fast path, else an exact scan. */
+  private pushEvents(text: string): void {
+    if (this.fastEvents(text)) return;
+    const all = this.carry + text;
+    this.carry = '';
+    this.scan(all, 0, 0);
+  }
+
+  /** The fast path: parses the events up to the last `}, {` of the chunk. */
   private fastEvents(text: string): boolean {
     const cut = lastEventCut(text);
     if (cut < 0) return false;
@@ -176,7 +182,10 @@ export class TraceScanner {
             this.inEvents = true;
             this.sawEvents = true;
             this.eventsDepth = this.depth;
-            segStart = i;
+            // The rest of the chunk starts at an element boundary: the fast path may take it from here.
+            this.seen += i;
+            this.pushEvents(text.slice(i));
+            return;
           }
           break;
         case CLOSE_OBJ:
@@ -281,18 +290,20 @@ export class TraceScanner {
 }
 
 /**
- * Index of the last comma in `text` that is followed by a newline and then `{` (spaces between allowed):
- * outside any string, since JSON strings hold no raw newline. -1 when there is none.
+ * Index of the last comma in `text` between a `}` and a `{` (spaces and newlines around it allowed): where
+ * two events most likely meet. It may be inside a string or a nested value; `JSON.parse` then tells. -1 when
+ * there is none among the last 64 braces.
+ * @example lastEventCut('{"a":{"b":1}},{"c":2},{"d"') // 21
  */
 export function lastEventCut(text: string): number {
-  let nl = text.lastIndexOf('\n');
-  for (let tries = 0; nl > 0 && tries < 64; tries++, nl = text.lastIndexOf('\n', nl - 1)) {
-    let j = nl + 1;
-    while (j < text.length && isSpace(text.charCodeAt(j))) j++;
-    if (j >= text.length || text.charCodeAt(j) !== OPEN_OBJ) continue;
-    let k = nl - 1;
+  let open = text.lastIndexOf('{');
+  for (let tries = 0; open > 0 && tries < 64; tries++, open = text.lastIndexOf('{', open - 1)) {
+    let k = open - 1;
     while (k >= 0 && isSpace(text.charCodeAt(k))) k--;
-    if (k >= 0 && text.charCodeAt(k) === COMMA) return k;
+    if (k < 0 || text.charCodeAt(k) !== COMMA) continue;
+    const comma = k--;
+    while (k >= 0 && isSpace(text.charCodeAt(k))) k--;
+    if (k >= 0 && text.charCodeAt(k) === CLOSE_OBJ) return comma;
   }
   return -1;
 }

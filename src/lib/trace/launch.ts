@@ -4,6 +4,7 @@
  * cudaMemsetAsync; their HIP names on ROCm). Launch delay is the kernel's start minus the launch call's end,
  * clipped at 0: how long work waited in the queue.
  */
+import { CorrRows, CorrSet } from './corr-index.ts';
 import type { RankView } from './view.ts';
 
 /** The summary the page and verdict read. */
@@ -37,10 +38,14 @@ const LAUNCH_NAMES = [
 /** Launch statistics, or null when no launch call pairs with a GPU event. */
 export function launchStats(v: RankView): LaunchStats | null {
   const ev = v.trace.events;
-  const ids = new Set(LAUNCH_NAMES.map((n) => ev.strings.indexOf(n)).filter((i) => i >= 0));
-  const launchCorr = new Set<number>();
-  for (let i = 0; i < ev.count; i++) if (v.kept[i] && ids.has(ev.name[i]!)) launchCorr.add(ev.corr[i]!);
-  const cpuByCorr = new Map<number, number>();
+  const isLaunch = new Uint8Array(ev.strings.length);
+  for (const n of LAUNCH_NAMES) {
+    const id = ev.strings.indexOf(n);
+    if (id >= 0) isLaunch[id] = 1;
+  }
+  const launchCorr = new CorrSet(ev.count, v.corrRange);
+  for (let i = 0; i < ev.count; i++) if (v.kept[i] && isLaunch[ev.name[i]!]) launchCorr.add(ev.corr[i]!);
+  const cpuByCorr = new CorrRows(ev.count, v.corrRange);
   for (let i = 0; i < ev.count; i++)
     if (v.kept[i] && ev.stream[i] === -1 && launchCorr.has(ev.corr[i]!)) cpuByCorr.set(ev.corr[i]!, i);
   const delay: number[] = [];
@@ -50,7 +55,7 @@ export function launchStats(v: RankView): LaunchStats | null {
   for (let i = 0; i < ev.count; i++) {
     if (!v.kept[i] || ev.stream[i] === -1) continue;
     const c = cpuByCorr.get(ev.corr[i]!);
-    if (c === undefined) continue;
+    if (c < 0) continue;
     const cpuDur = v.endUs[c]! - v.tsUs[c]!;
     const gpuDur = v.endUs[i]! - v.tsUs[i]!;
     delay.push(Math.max(0, v.tsUs[i]! - v.endUs[c]!));

@@ -115,8 +115,13 @@ function asRecord(v: unknown): Record<string, unknown> | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
 
-/** Bytes decoded and handed to the parser at a time. */
-const BATCH_BYTES = 1 << 20;
+/**
+ * Bytes decoded and handed to the parser at a time. Under V8's largest ordinary object (128 KB): the text of
+ * a batch, and the batch string `JSON.parse` reads, live in the young generation, whose memory is reused; a
+ * larger string is a fresh allocation of its own each time (on this project's VM, 60× slower to decode 16 MB
+ * in 1 MB pieces than in 64 KB ones).
+ */
+export const BATCH_BYTES = 64 << 10;
 
 /** One array holding `parts` end to end (`total` bytes). */
 function concat(parts: readonly Uint8Array[], total: number): Uint8Array {
@@ -132,9 +137,59 @@ function concat(parts: readonly Uint8Array[], total: number): Uint8Array {
 /** Progress while reading: bytes read from the source (compressed, when it is gzip). */
 export type ProgressFn = (bytesRead: number) => void;
 
+/** A parser fed bytes (UTF-8 JSON, already decompressed) chunk by chunk. */
+export interface ByteTraceParser {
+  push(bytes: Uint8Array): void;
+  end(): ParsedTrace;
+  /** Events kept so far. */
+  events(): number;
+}
+
+/**
+ * A parser for one trace document fed as UTF-8 bytes, decoded `BATCH_BYTES` at a time: small chunks are
+ * gathered (one flat string per batch for JSON.parse; decoding each chunk and joining the strings copies the
+ * text twice), a large one is decoded in views of that size, without a copy.
+ */
+export function createByteParser(options: ParseOptions = {}): ByteTraceParser {
+  const parser = createTraceParser(options);
+  const decoder = new TextDecoder('utf-8');
+  const pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  const flush = (last: boolean) => {
+    const bytes = pending.length === 1 ? pending[0]! : concat(pending, pendingBytes);
+    pending.length = 0;
+    pendingBytes = 0;
+    parser.push(decoder.decode(bytes, { stream: !last }));
+  };
+  return {
+    push: (bytes) => {
+      let at = 0;
+      if (pendingBytes > 0) {
+        at = Math.min(bytes.byteLength, BATCH_BYTES - pendingBytes);
+        pending.push(bytes.subarray(0, at));
+        pendingBytes += at;
+        if (pendingBytes < BATCH_BYTES) return;
+        flush(false);
+      }
+      for (; bytes.byteLength - at >= BATCH_BYTES; at += BATCH_BYTES)
+        parser.push(decoder.decode(bytes.subarray(at, at + BATCH_BYTES), { stream: true }));
+      if (at < bytes.byteLength) {
+        pending.push(bytes.subarray(at));
+        pendingBytes += bytes.byteLength - at;
+      }
+    },
+    events: () => parser.events(),
+    end: () => {
+      flush(true);
+      return parser.end();
+    },
+  };
+}
+
 /**
  * Reads a trace from a byte stream: gzip (by its magic bytes, not its name) or plain JSON, decoded and
- * parsed chunk by chunk, so memory holds one chunk of text and the compact table, never the file.
+ * parsed chunk by chunk, so memory holds one chunk of text and the compact table, never the file. Gzip goes
+ * through `DecompressionStream` (the browser's; in Node, `scripts/trace-file.ts` reads files through zlib).
  */
 export async function parseTraceStream(
   source: ReadableStream<Uint8Array>,
@@ -146,7 +201,7 @@ export async function parseTraceStream(
     throw new TraceError('read', `The file could not be read: ${(e as Error).message}.`);
   });
   const first = head.value ?? new Uint8Array(0);
-  const gzip = first.length >= 2 && first[0] === 0x1f && first[1] === 0x8b;
+  const gzip = isGzip(first);
   let read = 0;
   // The first chunk, already read to sniff gzip, then the rest, counting bytes for progress.
   const counted = new ReadableStream<Uint8Array>({
@@ -174,19 +229,8 @@ export async function parseTraceStream(
         .pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>)
         .pipeThrough(readAhead())
     : counted;
-  const parser = createTraceParser(options);
-  const decoder = new TextDecoder('utf-8');
+  const parser = createByteParser(options);
   const reader = bytes.getReader();
-  const pending: Uint8Array[] = [];
-  let pendingBytes = 0;
-  // Decompressors hand out small chunks (16–64 KB): bytes are gathered to about 1 MB and decoded at once, one
-  // flat string per batch for JSON.parse (decoding each chunk and joining the strings copies the text twice).
-  const flush = (last: boolean) => {
-    const bytes = pending.length === 1 ? pending[0]! : concat(pending, pendingBytes);
-    pending.length = 0;
-    pendingBytes = 0;
-    parser.push(decoder.decode(bytes, { stream: !last }));
-  };
   try {
     while (true) {
       let next: ReadableStreamReadResult<Uint8Array>;
@@ -196,19 +240,29 @@ export async function parseTraceStream(
         throw gzip ? gzipError(e) : new TraceError('read', `The file could not be read: ${(e as Error).message}.`);
       }
       if (next.done) break;
-      pending.push(next.value);
-      pendingBytes += next.value.byteLength;
-      if (pendingBytes >= BATCH_BYTES) flush(false);
+      parser.push(next.value);
     }
-    flush(true);
+    return parser.end();
   } catch (e) {
     await reader.cancel().catch(() => {});
-    if (e instanceof TraceError && e.code === 'too-large') throw tooLarge(parser.events(), read);
-    // A piece of text longer than a string may be (V8: about 512 M characters), or memory ran out.
-    if (e instanceof RangeError) throw tooLarge(parser.events(), read);
-    throw e;
+    throw asTooLarge(e, parser.events(), read);
   }
-  return parser.end();
+}
+
+/**
+ * The error to report for `e`, thrown while reading: a trace that does not fit (a `too-large` error, or a
+ * RangeError: a piece of text longer than a string may be, V8: about 512 M characters, or memory ran out)
+ * becomes `tooLarge` with how far it got; any other error is returned as it is.
+ */
+export function asTooLarge(e: unknown, events: number, bytesRead: number): unknown {
+  if ((e instanceof TraceError && e.code === 'too-large') || e instanceof RangeError)
+    return tooLarge(events, bytesRead);
+  return e;
+}
+
+/** Whether bytes start with gzip's magic number (1f 8b). */
+export function isGzip(head: Uint8Array): boolean {
+  return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 }
 
 /** Bytes the decompressor may run ahead of the parser. */
@@ -226,7 +280,8 @@ function readAhead(): TransformStream<Uint8Array, Uint8Array> {
   );
 }
 
-function gzipError(e: unknown): TraceError {
+/** The words for a gzip stream that ends early or is damaged. */
+export function gzipError(e: unknown): TraceError {
   return new TraceError(
     'gzip',
     `The gzip file is cut short or damaged (${(e as Error).message}). Copy it again, or open the uncompressed .json.`,

@@ -28,23 +28,25 @@ export function stepStats(v: RankView): StepStat[] {
   const gpu: number[] = [];
   const dl: number[] = [];
   const sync: number[] = [];
-  const stepOf = new Map<number, number | null>();
-  const kindOf = new Map<number, ReturnType<typeof hostKind>>();
-  for (let i = 0; i < ev.count; i++) {
+  // Per name (string id), read once: a trace has far fewer names than events.
+  const stepOf = ev.strings.map((s) => profilerStepNumber(s));
+  const kindOf = ev.strings.map((s) => hostKind(s));
+  // In start order, so the GPU and DataLoader rows come sorted for `mergeRows` (sorting them again is most of
+  // this function's time on a large trace); the steps are put back in file order below.
+  for (const i of v.order) {
     const id = ev.name[i]!;
     if (ev.stream[i] !== -1) {
       gpu.push(i);
       continue;
     }
-    if (!stepOf.has(id)) stepOf.set(id, profilerStepNumber(ev.strings[id]!));
-    const s = stepOf.get(id);
+    const s = stepOf[id];
     if (s !== null && s !== undefined) steps.push({ row: i, step: s });
-    if (!kindOf.has(id)) kindOf.set(id, hostKind(ev.strings[id]!));
-    const k = kindOf.get(id);
+    const k = kindOf[id];
     if (k === 'dataLoader') dl.push(i);
     else if (k === 'syncCall') sync.push(i);
   }
   if (steps.length === 0) return [];
+  steps.sort((a, b) => a.row - b.row);
   // A step can be marked twice (a user_annotation and a cpu_op of the same name): keep its longest mark.
   const longest = new Map<number, number>();
   for (const { row, step } of steps) {

@@ -40,7 +40,8 @@ export class TooManyEvents extends Error {
 
 /** Builds an `EventTable` from parsed trace events, one batch at a time. */
 export class EventStore {
-  private cap = 1 << 14;
+  /** Rows allocated: small, as most traces are; doubling takes a large one there in a few copies. */
+  private cap = 1 << 10;
   /** The most events kept; one more throws `TooManyEvents` (as does failing to allocate room for them). */
   readonly maxEvents: number;
 
@@ -58,6 +59,8 @@ export class EventStore {
   corr = new Int32Array(this.cap);
   readonly strings: string[] = [];
   private readonly ids = new Map<string, number>();
+  /** Numeric thread ids already interned (as their decimal text): one lookup, no string made per event. */
+  private readonly tidIds = new Map<number, number>();
   /** Any kept event had a fractional `ts` (HTA then rounds: start up, end down). */
   fractionalTs = false;
   /** `ac2g` flow events (CPU launch to GPU kernel arrows). */
@@ -103,7 +106,15 @@ export class EventStore {
       this.cat[i] = this.intern(cat);
       const name = e['name'];
       this.name[i] = this.intern(typeof name === 'string' ? name : String(name));
-      this.tid[i] = this.intern(String(e['tid'] ?? ''));
+      const tid = e['tid'];
+      if (typeof tid === 'number') {
+        let id = this.tidIds.get(tid);
+        if (id === undefined) {
+          id = this.intern(String(tid));
+          this.tidIds.set(tid, id);
+        }
+        this.tid[i] = id;
+      } else this.tid[i] = this.intern(String(tid ?? ''));
       const args = e['args'];
       if (typeof args === 'object' && args !== null) {
         const a = args as Record<string, unknown>;

@@ -11,6 +11,7 @@
  *   (`_filter_irrelevant_gpu_kernels`).
  */
 import { kernelType, profilerStepNumber, type KernelType } from './kernel-type.ts';
+import { CorrRows, CorrSet, idRange, type IdRange } from './corr-index.ts';
 import { sortByStart } from './intervals.ts';
 import type { ParsedTrace } from './parse.ts';
 
@@ -32,6 +33,8 @@ export interface RankView {
   droppedLastStep: boolean;
   /** Every row, by start then file order: the analyses filter it, so their rows come sorted. */
   order: Int32Array;
+  /** The range of correlation ids: sizes the analyses' `CorrRows` and `CorrSet`. */
+  corrRange: IdRange;
 }
 
 /** Names of `ProfilerStep#N` events in a trace. */
@@ -62,19 +65,24 @@ export function buildView(trace: ParsedTrace, distinctStepNames: number): RankVi
     tsUs[i] = round ? Math.ceil(s) : s;
     endUs[i] = round ? Math.floor(e) : e;
   }
-  const syncIds = new Set([ev.strings.indexOf('Event Sync'), ev.strings.indexOf('Context Sync')]);
-  syncIds.delete(-1);
+  // -1 when absent: no row's name is -1.
+  const eventSync = ev.strings.indexOf('Event Sync');
+  const contextSync = ev.strings.indexOf('Context Sync');
   const isGpu = new Uint8Array(n);
-  for (let i = 0; i < n; i++) isGpu[i] = (ev.stream[i]! >= 0 && ev.corr[i]! >= 0) || syncIds.has(ev.name[i]!) ? 1 : 0;
+  for (let i = 0; i < n; i++) {
+    const id = ev.name[i]!;
+    isGpu[i] = (ev.stream[i]! >= 0 && ev.corr[i]! >= 0) || id === eventSync || id === contextSync ? 1 : 0;
+  }
 
   // Link GPU events to their CPU launch by correlation.
-  const cpuByCorr = new Map<number, number>();
+  const corrRange = idRange(ev.corr);
+  const cpuByCorr = new CorrRows(n, corrRange);
   for (let i = 0; i < n; i++) if (!isGpu[i] && ev.corr[i] !== -1) cpuByCorr.set(ev.corr[i]!, i);
   const launchRow = new Int32Array(n).fill(-1);
-  for (let i = 0; i < n; i++) if (isGpu[i] && ev.corr[i] !== -1) launchRow[i] = cpuByCorr.get(ev.corr[i]!) ?? -1;
+  for (let i = 0; i < n; i++) if (isGpu[i] && ev.corr[i] !== -1) launchRow[i] = cpuByCorr.get(ev.corr[i]!);
 
   const kept = new Uint8Array(n).fill(1);
-  const droppedLastStep = distinctStepNames >= 2 && dropLastStep(trace, tsUs, isGpu, kept);
+  const droppedLastStep = distinctStepNames >= 2 && dropLastStep(trace, tsUs, isGpu, kept, corrRange);
 
   const types = new Map<number, KernelType>();
   const typeOf = (id: number): KernelType => {
@@ -88,15 +96,21 @@ export function buildView(trace: ParsedTrace, distinctStepNames: number): RankVi
   const all = new Int32Array(n);
   for (let i = 0; i < n; i++) all[i] = i;
   const order = sortByStart(all, tsUs);
-  return { trace, tsUs, endUs, isGpu, kept, launchRow, typeOf, droppedLastStep, order };
+  return { trace, tsUs, endUs, isGpu, kept, launchRow, typeOf, droppedLastStep, order, corrRange };
 }
 
-function dropLastStep(trace: ParsedTrace, tsUs: Float64Array, isGpu: Uint8Array, kept: Uint8Array): boolean {
+function dropLastStep(
+  trace: ParsedTrace,
+  tsUs: Float64Array,
+  isGpu: Uint8Array,
+  kept: Uint8Array,
+  corrRange: IdRange,
+): boolean {
   const ev = trace.events;
   const n = ev.count;
-  const stepIds = new Set<number>();
+  const isStep = new Uint8Array(ev.strings.length);
   ev.strings.forEach((s, id) => {
-    if (profilerStepNumber(s) !== null) stepIds.add(id);
+    if (profilerStepNumber(s) !== null) isStep[id] = 1;
   });
   let anyCpu = false;
   let lastStepStart = -Infinity;
@@ -105,11 +119,11 @@ function dropLastStep(trace: ParsedTrace, tsUs: Float64Array, isGpu: Uint8Array,
     if (isGpu[i]) continue;
     anyCpu = true;
     if (tsUs[i]! < firstCpu) firstCpu = tsUs[i]!;
-    if (stepIds.has(ev.name[i]!) && tsUs[i]! > lastStepStart) lastStepStart = tsUs[i]!;
+    if (isStep[ev.name[i]!] && tsUs[i]! > lastStepStart) lastStepStart = tsUs[i]!;
   }
   if (!anyCpu) return false;
   const cut = lastStepStart === -Infinity ? firstCpu : lastStepStart;
-  const corrs = new Set<number>();
+  const corrs = new CorrSet(n, corrRange);
   for (let i = 0; i < n; i++) {
     if (isGpu[i]) continue;
     if (tsUs[i]! < cut) corrs.add(ev.corr[i]!);
@@ -119,10 +133,20 @@ function dropLastStep(trace: ParsedTrace, tsUs: Float64Array, isGpu: Uint8Array,
   return true;
 }
 
-/** Kept rows with `stream ≠ -1`: what HTA's temporal, kernel and overlap analyses read as GPU kernels. */
+const streamRowsOf = new WeakMap<RankView, Int32Array>();
+
+/**
+ * Kept rows with `stream ≠ -1`, by start: what HTA's temporal, kernel and overlap analyses read as GPU kernels.
+ * Computed once per view (several analyses read it); callers must not change it.
+ */
 export function streamRows(v: RankView): Int32Array {
-  const { stream } = v.trace.events;
-  const out: number[] = [];
-  for (const i of v.order) if (v.kept[i] && stream[i] !== -1) out.push(i);
-  return Int32Array.from(out);
+  let rows = streamRowsOf.get(v);
+  if (rows === undefined) {
+    const { stream } = v.trace.events;
+    const out: number[] = [];
+    for (const i of v.order) if (v.kept[i] && stream[i] !== -1) out.push(i);
+    rows = Int32Array.from(out);
+    streamRowsOf.set(v, rows);
+  }
+  return rows;
 }
