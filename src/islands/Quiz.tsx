@@ -194,7 +194,8 @@ export default function Quiz({
     );
 
   return (
-    <section className="quiz" aria-label={title} onKeyDown={onKeyDown}>
+    // data-saved: "read" once the quiz in progress kept on this device has been looked for (and restored, if any).
+    <section className="quiz" aria-label={title} onKeyDown={onKeyDown} data-saved={loaded ? 'read' : 'reading'}>
       <div className="quiz-head">
         <h2>{title}</h2>
         <span className="quiz-progress">

@@ -56,6 +56,8 @@ export async function openCardQuiz(page: Page, slug: string): Promise<Locator> {
   const quiz = page.locator('section.quiz');
   await quiz.scrollIntoViewIfNeeded();
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  // A quiz in progress from an earlier visit is restored after hydration: read the question after that.
+  await expect(quiz).toHaveAttribute('data-saved', 'read');
   await expect(quiz.locator('.prompt').first()).toBeVisible();
   return quiz;
 }
