@@ -105,8 +105,9 @@ export class TraceScanner {
    * piece exactly made a 2 GB trace padded with spaces 5× slower (test/unit/trace-large.test.ts).
    */
   private pushEvents(text: string): void {
-    if (this.fastEvents(text)) return;
-    if (lastEventCut(text) < 0 && this.carry.length + text.length <= CARRY_MAX) {
+    const cut = lastEventCut(text);
+    if (cut >= 0 && this.fastEvents(text, cut)) return;
+    if (cut < 0 && this.carry.length + text.length <= CARRY_MAX) {
       this.carry += text;
       return;
     }
@@ -115,10 +116,8 @@ export class TraceScanner {
     this.scan(all, 0, 0);
   }
 
-  /** The fast path: parses the events up to the last `}, {` of the chunk. */
-  private fastEvents(text: string): boolean {
-    const cut = lastEventCut(text);
-    if (cut < 0) return false;
+  /** The fast path: parses the events up to the chunk's last `}, {` (at `cut`, from lastEventCut). */
+  private fastEvents(text: string, cut: number): boolean {
     let batch: unknown;
     try {
       batch = JSON.parse(`[${this.carry}${text.slice(0, cut)}]`);
