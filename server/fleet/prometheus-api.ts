@@ -89,6 +89,19 @@ const shortQuery = (expr: string) => {
   return flat.length > 240 ? `${flat.slice(0, 100)} … ${flat.slice(-130)}` : flat;
 };
 
+/**
+ * The engine's own time limit in its error text, as it names it, or null: VictoriaMetrics answers HTTP 422 with
+ * "timeout exceeded during query execution: 30.000 seconds (elapsed …); the timeout can be adjusted with
+ * `-search.maxQueryDuration` command-line flag" (checked against Debian's 1.79), after the whole query, so a cut
+ * message would lose it. Prometheus says "query timed out in …" with errorType "timeout" (no limit named).
+ * @example engineTimeout('error when executing query="up": cannot execute query: timeout exceeded during query execution: 30.000 seconds (elapsed 31.2 seconds); the timeout can be adjusted with `-search.maxQueryDuration` command-line flag') // '30 s, -search.maxQueryDuration'
+ * @example engineTimeout('parse error at char 7') // null
+ */
+export function engineTimeout(error: string): string | null {
+  const vm = /timeout exceeded during query execution: ([\d.]+) seconds.*?`(-[\w.]+)`/s.exec(error);
+  return vm ? `${Number(vm[1])} s, ${vm[2]}` : null;
+}
+
 /** A client for the Prometheus at `opts.url`. Throws a `PrometheusError` for a URL it cannot use. */
 export function createPrometheusClient(opts: PrometheusOptions): PrometheusClient {
   let base: URL;
@@ -192,7 +205,13 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
     if (body?.status !== 'success' || !body.data || !shaped) {
       const kind = res.status === 400 || body?.errorType === 'bad_data' ? 'bad-query' : 'refused';
       const said = typeof body?.error === 'string' ? terminalText(body.error, 300) : `HTTP ${res.status}`;
-      if (body?.errorType === 'timeout' || res.status === 503) throw tooSlow(expr);
+      const own = typeof body?.error === 'string' ? engineTimeout(body.error) : null;
+      const timedOut = own !== null || body?.errorType === 'timeout' || res.status === 503;
+      if (timedOut || /query timed out|deadline exceeded/i.test(body?.error ?? ''))
+        throw fail(
+          'timeout',
+          `${where} stopped query ${shortQuery(expr)} at its own time limit${own ? ` (${own})` : ''}; raise it (Prometheus: --query.timeout, default 2 min; VictoriaMetrics: -search.maxQueryDuration, default 30 s) or deploy the recording rules in deploy/prometheus/saturate-rules.yml`,
+        );
       throw fail(kind, `Prometheus at ${where} said: ${said}`);
     }
     return body.data;

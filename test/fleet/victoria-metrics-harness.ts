@@ -23,7 +23,7 @@ export interface EngineOptions {
   pathPrefix?: string;
   /** Prometheus only: a data folder already backfilled (test/fleet/independent), copied in so the original stays. */
   blocksDir?: string;
-  /** Prometheus only: more flags, e.g. `--query.timeout=10m` (its default, 2m, ends a query first). */
+  /** More flags for the engine, e.g. Prometheus's `--query.timeout=10m` (its default, 2m, ends a query first). */
   args?: string[];
   /** Prometheus only: start on this folder's data (one a halted Prometheus left) instead of a new one. */
   dir?: string;
@@ -146,6 +146,7 @@ export async function startVictoriaMetrics(opts: EngineOptions = {}): Promise<Ru
   if (opts.basicAuth)
     args.push(`-httpAuth.username=${opts.basicAuth.user}`, `-httpAuth.password=${opts.basicAuth.password}`);
   if (opts.pathPrefix) args.push(`-http.pathPrefix=${opts.pathPrefix}`);
+  if (opts.args) args.push(...opts.args);
   const headers: Record<string, string> = opts.basicAuth
     ? { authorization: `Basic ${Buffer.from(`${opts.basicAuth.user}:${opts.basicAuth.password}`).toString('base64')}` }
     : {};
