@@ -3,7 +3,7 @@
  * come from these, the verdict now from the scrapes themselves, and the two must agree for a job that does not
  * change. Pure.
  */
-import type { StreamMessage } from '../../src/protocol/metrics.ts';
+import type { GpuSample, StreamMessage } from '../../src/protocol/metrics.ts';
 import type { UtilSpread } from './collect.ts';
 
 /** Copies of a segment's averaged reading across the segment: 20, so that their 90th percentile is not their top. */
@@ -42,6 +42,9 @@ export function steadyWindow(
     const spread = spreads?.get(gi);
     return spread && g.gpuUtilPct !== null ? steadyUtil(g.gpuUtilPct, spread) : null;
   });
+  // A copy equal to the one before it (same GPU-Util, same reasons: most of the 20) is that same object, so the
+  // engine flattens it once (diagnose/stats.ts pointsOf) and the audit makes a few objects a segment, not 20.
+  const prev: (GpuSample | undefined)[] = [];
   return Array.from({ length: STEADY_COPIES }, (_, k) => ({
     ...m,
     sampledAtMs: m.sampledAtMs - Math.round(((STEADY_COPIES - 1 - k) * segmentS * 1000) / STEADY_COPIES),
@@ -49,17 +52,25 @@ export function steadyWindow(
       const share = shares?.get(gi);
       const util = utils[gi]?.[k];
       if (!share && util === undefined) return g;
-      return {
+      const reasons = share
+        ? Object.entries(share)
+            .filter(([, p]) => k < Math.round(p * STEADY_COPIES))
+            .map(([name]) => name)
+        : undefined;
+      const before = prev[gi];
+      if (
+        before &&
+        (util === undefined || before.gpuUtilPct === util) &&
+        (reasons === undefined || before.clockEventReasons?.length === reasons.length)
+      )
+        return before;
+      const copy: GpuSample = {
         ...g,
         ...(util === undefined ? {} : { gpuUtilPct: util }),
-        ...(share
-          ? {
-              clockEventReasons: Object.entries(share)
-                .filter(([, p]) => k < Math.round(p * STEADY_COPIES))
-                .map(([name]) => name),
-            }
-          : {}),
+        ...(reasons ? { clockEventReasons: reasons } : {}),
       };
+      prev[gi] = copy;
+      return copy;
     }),
   }));
 }

@@ -76,4 +76,20 @@ describe('the verdict now and the hours over the window', () => {
       expect(read).toMatchObject({ min: s.min, p90: s.p90, max: s.max });
     }
   });
+
+  test('equal copies of a segment are one object, and judging them so changes no verdict (a throttled GPU too)', () => {
+    const raw = scrapes((i) => (i % 10 === 0 ? 30 : 0));
+    const last = raw.at(-1)!;
+    const seg = { ...last, gpus: [{ ...last.gpus[0]!, gpuUtilPct: 6 }] };
+    const shares = new Map([[0, { SwPowerCap: 0.5, HwSlowdown: 0.25 }]]);
+    const copies = steadyWindow(seg, 300, shares, new Map([[0, { min: 0, p90: 30, max: 30 }]]));
+    const distinct = new Set(copies.map((m) => m.gpus[0]));
+    // GPU-Util changes at copies 1 and 18 (0, 3.5 × 17, 30, 30); the reasons at copies 5 and 10 (25% and 50% of 20).
+    expect(distinct.size).toBe(5);
+    expect(copies.filter((m) => m.gpus[0]!.clockEventReasons?.includes('SwPowerCap'))).toHaveLength(10);
+    expect(copies.filter((m) => m.gpus[0]!.clockEventReasons?.includes('HwSlowdown'))).toHaveLength(5);
+    // Fresh objects for every copy (what the audit made before): the same verdict, word for word.
+    const fresh = copies.map((m) => ({ ...m, gpus: m.gpus.map((g) => ({ ...g })) }));
+    expect(verdictsOf(copies, 300)[0]).toEqual(verdictsOf(fresh, 300)[0]);
+  });
 });

@@ -94,11 +94,29 @@ const shownSpread = (s: Spread): Spread => ({
 });
 
 /**
+ * toPoint of GPU `index` in each message, flattened once for a run of messages that carry the same GPU sample, host
+ * sample and throughput (the same objects): the fleet audit's steady copies of a segment (server/fleet/steady.ts) share
+ * them, and a 24 h audit of 512 GPUs flattened each of its ~570,000 copies anew. The points of a run share their
+ * `values` and `why` (read only here).
+ */
+function pointsOf(window: readonly StreamMessage[], index: number): MetricPoint[] {
+  let prev: { m: StreamMessage; p: MetricPoint } | undefined;
+  return window.map((m) => {
+    const g = m.gpus[index];
+    if (prev && g && prev.m.gpus[index] === g && prev.m.host === m.host && prev.m.throughput === m.throughput)
+      return { ...prev.p, tMs: m.sampledAtMs };
+    const p = toPoint(m, index);
+    prev = { m, p };
+    return p;
+  });
+}
+
+/**
  * Statistics of GPU `index` (position in `gpus`) over `window` (oldest first), each reading rounded as the
  * diagnosis text shows it (shown.ts: a value printed "80%" is never "below 80%").
  */
 export function gpuStats(window: readonly StreamMessage[], index: number): GpuStats {
-  const points = window.map((m) => toPoint(m, index));
+  const points = pointsOf(window, index);
   const first = window[0];
   const last = window[window.length - 1];
   const spanS =
