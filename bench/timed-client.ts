@@ -29,8 +29,15 @@ export function queryHead(bodyOrUrl: string, chars = HEAD_CHARS): string {
   return expr.length > chars ? `${expr.slice(0, chars - 1)}…` : expr;
 }
 
-/** The client, and `take()`: the time, samples and queries since the last take. */
-export function timedClient(url: string): {
+/**
+ * The client, and `take()`: the time, samples and queries since the last take. `base` sends the requests (default:
+ * fetch; patientFetch for queries that run past undici's 300 s), `timeoutMs` is the client's own limit.
+ */
+export function timedClient(
+  url: string,
+  base: typeof fetch = fetch,
+  timeoutMs = 300_000,
+): {
   client: PrometheusClient;
   take(): { ms: number; samples: number; queries: QueryCost[] };
 } {
@@ -50,7 +57,7 @@ export function timedClient(url: string): {
     };
     try {
       const withStats = typeof init?.body === 'string' ? { ...init, body: `${init.body}&stats=all` } : init;
-      const res = await fetch(input, withStats);
+      const res = await base(input, withStats);
       const body = await res.arrayBuffer();
       try {
         const stats = (
@@ -74,7 +81,7 @@ export function timedClient(url: string): {
     }
   };
   return {
-    client: createPrometheusClient({ url, fetchImpl: timedFetch, timeoutMs: 300_000 }),
+    client: createPrometheusClient({ url, fetchImpl: timedFetch, timeoutMs }),
     take: () => {
       const t = { ms, samples, queries };
       ms = 0;
