@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parseTraceFile } from '../../scripts/trace-file.ts';
 import { CorrRows, CorrSet, idRange } from '../../src/lib/trace/corr-index.ts';
-import { lastEventCut } from '../../src/lib/trace/json-scan.ts';
+import { lastEventCut } from '../../src/lib/trace/event-text.ts';
 import { createByteParser } from '../../src/lib/trace/parse.ts';
 import { createTraceParser, parseTraceStream, TraceError, type ParsedTrace } from '../../src/lib/trace/index.ts';
 import { cpu, launch, step, traceText, type Ev } from './trace-gen.ts';
