@@ -54,6 +54,8 @@ async function head(path: string): Promise<Uint8Array> {
  * @example const trace = await parseTraceFile('rank0.json.gz'); trace.meta.keptEvents // 812345
  */
 export async function parseTraceFile(path: string, options: ParseOptions = {}): Promise<ParsedTrace> {
+  // Node's UTF-8 decoder is as fast on ASCII as the single-byte one (src/lib/trace/decode.ts): no ASCII check.
+  options = { asciiFast: false, ...options };
   let gzip: boolean;
   let whole: Uint8Array | null = null;
   try {

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parseTraceFile } from '../../scripts/trace-file.ts';
 import { corrSlots } from '../../src/lib/trace/corr-index.ts';
+import { createDecoder, isAscii } from '../../src/lib/trace/decode.ts';
 import { lastEventCut } from '../../src/lib/trace/event-text.ts';
 import { createByteParser } from '../../src/lib/trace/parse.ts';
 import {
@@ -124,6 +125,47 @@ describe('the byte parser', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('the decoder', () => {
+  test('gives exactly what one UTF-8 decoder gives: ASCII pieces, characters cut between pieces, bad bytes and byte-order marks (fuzzed)', () => {
+    const bom = [0xef, 0xbb, 0xbf];
+    const piece = fc.oneof(
+      fc.string({ maxLength: 40 }).map((s) => [...new TextEncoder().encode(s)]),
+      fc.string({ unit: 'grapheme', maxLength: 6 }).map((s) => [...new TextEncoder().encode(s)]),
+      fc.constant(bom),
+      fc.array(fc.integer({ min: 0x80, max: 0xff }), { maxLength: 3 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.array(fc.nat(12), { minLength: 1 }), (pieces, cuts) => {
+        const bytes = Uint8Array.from(pieces.flat());
+        // The same pieces through the ASCII path and through one streaming UTF-8 decoder alone.
+        const decode = createDecoder(true);
+        const utf8 = new TextDecoder();
+        let got = '';
+        let want = '';
+        for (let at = 0, k = 0; at < bytes.length; k++) {
+          const n = cuts[k % cuts.length]! || 1;
+          got += decode(bytes.subarray(at, at + n), false);
+          want += utf8.decode(bytes.subarray(at, at + n), { stream: true });
+          at += n;
+        }
+        expect(got + decode(new Uint8Array(0), true)).toBe(want + utf8.decode());
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('finds a byte over 0x7f at any offset and alignment', () => {
+    const buf = new Uint8Array(64).fill(0x41);
+    for (let from = 0; from < 8; from++)
+      for (let at = from; at < 40; at++) {
+        buf[at] = 0xc3;
+        expect(isAscii(buf.subarray(from, 40))).toBe(false);
+        buf[at] = 0x41;
+        expect(isAscii(buf.subarray(from, 40))).toBe(true);
+      }
   });
 });
 
