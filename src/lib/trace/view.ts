@@ -41,11 +41,8 @@ export interface RankView {
 export function stepNames(trace: ParsedTrace): Set<string> {
   const out = new Set<string>();
   const { strings, name, count } = trace.events;
-  const ids = new Set<number>();
-  strings.forEach((s, id) => {
-    if (profilerStepNumber(s) !== null) ids.add(id);
-  });
-  for (let i = 0; i < count; i++) if (ids.has(name[i]!)) out.add(strings[name[i]!]!);
+  const isStep = Uint8Array.from(strings, (s) => (profilerStepNumber(s) !== null ? 1 : 0));
+  for (let i = 0; i < count; i++) if (isStep[name[i]!]) out.add(strings[name[i]!]!);
   return out;
 }
 
@@ -59,19 +56,19 @@ export function buildView(trace: ParsedTrace, distinctStepNames: number): RankVi
   const tsUs = new Float64Array(n);
   const endUs = new Float64Array(n);
   const round = trace.meta.resolution === 'ns';
+  // -1 when absent: no row's name is -1.
+  const eventSync = ev.strings.indexOf('Event Sync');
+  const contextSync = ev.strings.indexOf('Context Sync');
+  const isGpu = new Uint8Array(n);
+  const all = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const s = ev.tsUs[i]!;
     const e = s + ev.durUs[i]!;
     tsUs[i] = round ? Math.ceil(s) : s;
     endUs[i] = round ? Math.floor(e) : e;
-  }
-  // -1 when absent: no row's name is -1.
-  const eventSync = ev.strings.indexOf('Event Sync');
-  const contextSync = ev.strings.indexOf('Context Sync');
-  const isGpu = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
     const id = ev.name[i]!;
     isGpu[i] = (ev.stream[i]! >= 0 && ev.corr[i]! >= 0) || id === eventSync || id === contextSync ? 1 : 0;
+    all[i] = i;
   }
 
   // Link GPU events to their CPU launch by correlation.
@@ -87,8 +84,6 @@ export function buildView(trace: ParsedTrace, distinctStepNames: number): RankVi
 
   const types: (KernelType | undefined)[] = new Array(ev.strings.length);
   const typeOf = (id: number): KernelType => (types[id] ??= kernelType(ev.strings[id] ?? ''));
-  const all = new Int32Array(n);
-  for (let i = 0; i < n; i++) all[i] = i;
   const order = sortByStart(all, tsUs);
   return { trace, tsUs, endUs, isGpu, kept, launchRow, typeOf, droppedLastStep, order, corr };
 }
