@@ -231,7 +231,7 @@ export async function parseTraceStream(
     ? counted
         .pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>)
         .pipeThrough(readAhead())
-    : counted;
+    : counted.pipeThrough(readAhead());
   const parser = createByteParser(options);
   const reader = bytes.getReader();
   try {
@@ -268,12 +268,13 @@ export function isGzip(head: Uint8Array): boolean {
   return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 }
 
-/** Bytes the decompressor may run ahead of the parser. */
+/** Bytes the file reader or the decompressor may run ahead of the parser. */
 const READ_AHEAD_BYTES = 8 << 20;
 
 /**
- * A pass-through that lets the decompressor fill up to `READ_AHEAD_BYTES` while the parser works: where the
- * decompressor runs on another thread (Node's zlib), inflating and parsing overlap instead of taking turns.
+ * A pass-through that lets the source fill up to `READ_AHEAD_BYTES` while the parser works: where the source
+ * runs on another thread or process (Node's zlib, the browser reading a picked file), it and the parser
+ * overlap instead of taking turns.
  */
 function readAhead(): TransformStream<Uint8Array, Uint8Array> {
   return new TransformStream<Uint8Array, Uint8Array>(
