@@ -54,6 +54,8 @@ async function head(path: string): Promise<Uint8Array> {
  * @example const trace = await parseTraceFile('rank0.json.gz'); trace.meta.keptEvents // 812345
  */
 export async function parseTraceFile(path: string, options: ParseOptions = {}): Promise<ParsedTrace> {
+  // Node's UTF-8 decoder is as fast on ASCII as the single-byte one (src/lib/trace/decode.ts): no ASCII check.
+  options = { asciiFast: false, ...options };
   let gzip: boolean;
   let whole: Uint8Array | null = null;
   try {
@@ -92,7 +94,9 @@ function inflateSmall(gz: Uint8Array): Uint8Array | null {
   const size = gz.length >= 18 ? new DataView(gz.buffer, gz.byteOffset, gz.length).getUint32(gz.length - 4, true) : 0;
   if (size > CHUNK_BYTES) return null;
   try {
-    return gunzipSync(gz, { chunkSize: CHUNK_BYTES, maxOutputLength: CHUNK_BYTES });
+    // One output chunk of the size the trailer gives (at least 16 KB; a wrong hint only costs more chunks),
+    // not a 1 MB buffer for a file of a few hundred KB.
+    return gunzipSync(gz, { chunkSize: Math.max(16 << 10, size + 1), maxOutputLength: CHUNK_BYTES });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return null;
     throw gzipError(e);

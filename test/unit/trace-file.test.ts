@@ -10,10 +10,17 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parseTraceFile } from '../../scripts/trace-file.ts';
-import { CorrRows, CorrSet, idRange } from '../../src/lib/trace/corr-index.ts';
-import { lastEventCut } from '../../src/lib/trace/json-scan.ts';
+import { corrSlots } from '../../src/lib/trace/corr-index.ts';
+import { createDecoder, isAscii } from '../../src/lib/trace/decode.ts';
+import { lastEventCut } from '../../src/lib/trace/event-text.ts';
 import { createByteParser } from '../../src/lib/trace/parse.ts';
-import { createTraceParser, parseTraceStream, TraceError, type ParsedTrace } from '../../src/lib/trace/index.ts';
+import {
+  analyzeTraces,
+  createTraceParser,
+  parseTraceStream,
+  TraceError,
+  type ParsedTrace,
+} from '../../src/lib/trace/index.ts';
 import { cpu, launch, step, traceText, type Ev } from './trace-gen.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'trace-file-'));
@@ -121,6 +128,47 @@ describe('the byte parser', () => {
   });
 });
 
+describe('the decoder', () => {
+  test('gives exactly what one UTF-8 decoder gives: ASCII pieces, characters cut between pieces, bad bytes and byte-order marks (fuzzed)', () => {
+    const bom = [0xef, 0xbb, 0xbf];
+    const piece = fc.oneof(
+      fc.string({ maxLength: 40 }).map((s) => [...new TextEncoder().encode(s)]),
+      fc.string({ unit: 'grapheme', maxLength: 6 }).map((s) => [...new TextEncoder().encode(s)]),
+      fc.constant(bom),
+      fc.array(fc.integer({ min: 0x80, max: 0xff }), { maxLength: 3 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.array(fc.nat(12), { minLength: 1 }), (pieces, cuts) => {
+        const bytes = Uint8Array.from(pieces.flat());
+        // The same pieces through the ASCII path and through one streaming UTF-8 decoder alone.
+        const decode = createDecoder(true);
+        const utf8 = new TextDecoder();
+        let got = '';
+        let want = '';
+        for (let at = 0, k = 0; at < bytes.length; k++) {
+          const n = cuts[k % cuts.length]! || 1;
+          got += decode(bytes.subarray(at, at + n), false);
+          want += utf8.decode(bytes.subarray(at, at + n), { stream: true });
+          at += n;
+        }
+        expect(got + decode(new Uint8Array(0), true)).toBe(want + utf8.decode());
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('finds a byte over 0x7f at any offset and alignment', () => {
+    const buf = new Uint8Array(64).fill(0x41);
+    for (let from = 0; from < 8; from++)
+      for (let at = from; at < 40; at++) {
+        buf[at] = 0xc3;
+        expect(isAscii(buf.subarray(from, 40))).toBe(false);
+        buf[at] = 0x41;
+        expect(isAscii(buf.subarray(from, 40))).toBe(true);
+      }
+  });
+});
+
 describe("the fast path's cut between events", () => {
   test('is found in minified traces as in pretty-printed ones, and only between a } and a {', () => {
     expect(lastEventCut('{"a":{"b":1}},{"c":2},{"d"')).toBe(21);
@@ -132,30 +180,49 @@ describe("the fast path's cut between events", () => {
 });
 
 describe('the correlation index', () => {
-  test('answers as a Map and a Set do, ids small, large, negative and repeated (fuzzed)', () => {
+  test('gives equal ids one slot and different ids different slots, ids dense, sparse, negative and repeated (fuzzed)', () => {
     const id = fc.oneof(
       fc.integer({ min: -3, max: 50 }),
       fc.integer({ min: 800_000, max: 800_100 }),
       fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
     );
     fc.assert(
-      fc.property(fc.array(fc.tuple(id, fc.nat(1000))), fc.array(id), (sets, probes) => {
-        const range = idRange(Int32Array.from(sets, ([i]) => i));
-        const rows = new CorrRows(sets.length, range);
-        const set = new CorrSet(sets.length, range);
-        const m = new Map<number, number>();
-        const s = new Set<number>();
-        for (const [i, row] of sets) {
-          rows.set(i, row);
-          m.set(i, row);
-          set.add(i);
-          s.add(i);
-        }
-        for (const i of [...probes, ...sets.map(([k]) => k)]) {
-          expect(rows.get(i)).toBe(m.get(i) ?? -1);
-          expect(set.has(i)).toBe(s.has(i));
-        }
+      fc.property(fc.array(id, { maxLength: 300 }), (list) => {
+        const { slot, size } = corrSlots(Int32Array.from(list));
+        const seen = new Map<number, number>();
+        const used = new Set<number>();
+        list.forEach((x, i) => {
+          const s = slot[i]!;
+          expect(s >= 0 && s < size).toBe(true);
+          if (seen.has(x)) expect(s).toBe(seen.get(x));
+          else {
+            expect(used.has(s)).toBe(false);
+            seen.set(x, s);
+            used.add(s);
+          }
+        });
       }),
     );
+  });
+
+  test('joins a sampled trace whose correlation ids are spread thinly as a dense one', () => {
+    // The same launches and kernels, correlations as launch() numbers them and each × 10^5: the same figures.
+    const dense: Ev[] = [];
+    for (let k = 0; k < 50; k++) dense.push(step(k, 100 * k, 100), ...launch('gemm', 100 * k + 2, 100 * k + 40, 30));
+    const spread = (e: Ev): Ev => {
+      const args = e['args'] as Record<string, number> | undefined;
+      if (args?.['correlation'] === undefined) return e;
+      return { ...e, args: { ...args, correlation: args['correlation'] * 1e5 } };
+    };
+    const read = (evs: Ev[]) => {
+      const p = createTraceParser();
+      p.push(traceText(evs));
+      return analyzeTraces([{ label: 'r', trace: p.end() }]).ranks[0]!;
+    };
+    const a = read(dense);
+    const b = read(dense.map(spread));
+    expect(b.launch).toEqual(a.launch);
+    expect(b.idle).toEqual(a.idle);
+    expect(a.launch?.launches).toBe(49);
   });
 });

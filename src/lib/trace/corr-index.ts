@@ -1,97 +1,68 @@
 /**
- * Maps and sets keyed by correlation id, the join key between a CPU launch and its GPU event. Kineto numbers
- * correlations upwards from some start, so a trace's ids fill a range about as long as its events: they index a
- * typed array directly (offset by the smallest id), several times faster than a `Map` on a large trace. -1 ("no
- * correlation") has a slot of its own; any other id outside that range goes to a `Map`, so every id behaves
- * exactly as in a `Map` or `Set`. Pure.
+ * Correlation ids as slots, for the join between a CPU launch and its GPU event: each row's id becomes a small
+ * integer, equal for equal ids and different for different ones, so the analyses' maps and sets by correlation
+ * are typed arrays indexed by slot, several times faster than a `Map` or `Set` on a large trace. Kineto numbers
+ * correlations upwards from some start, so a trace's ids mostly fill a range about as long as its events: the
+ * slot is then the id's offset in that range (one pass). Otherwise (ids spread thinly, as in a sampled trace or
+ * one made of copies, or negative ids other than -1) the slot is the id's rank among the distinct ids (a sort).
+ * -1 ("no correlation") is an id like any other. Pure.
  */
 
-/** The smallest and largest id ≥ 0 in `ids` (min > max when there is none). */
-export interface IdRange {
-  min: number;
-  max: number;
+/** Each row's correlation id as a slot. */
+export interface CorrSlots {
+  /** Row i's slot, 0 ≤ slot < size. */
+  slot: Int32Array;
+  /** Slots in all: the length of an array indexed by slot. */
+  size: number;
 }
 
 /**
- * The range of the non-negative ids.
- * @example idRange(Int32Array.of(-1, 7, 3)) // { min: 3, max: 7 }
+ * The slots of `ids`: `slot[i] === slot[j]` exactly when `ids[i] === ids[j]`.
+ * @example corrSlots(Int32Array.of(7, -1, 5, 7)).slot // Int32Array [3, 0, 1, 3]
  */
-export function idRange(ids: Int32Array): IdRange {
+export function corrSlots(ids: Int32Array): CorrSlots {
+  const n = ids.length;
   let min = Infinity;
   let max = -1;
+  let otherNegative = false;
+  for (let i = 0; i < n; i++) {
+    const id = ids[i]!;
+    if (id < 0) {
+      if (id !== -1) otherNegative = true;
+    } else {
+      if (id < min) min = id;
+      if (id > max) max = id;
+    }
+  }
+  // Dense: -1 → 0, min..max → 1..; bounded by a few slots per row.
+  if (!otherNegative && (max < 0 || max - min + 1 <= 4 * n + 1024)) {
+    const base = max < 0 ? 0 : min - 1;
+    const slot = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const id = ids[i]!;
+      slot[i] = id < 0 ? 0 : id - base;
+    }
+    return { slot, size: max < 0 ? 1 : max - base + 1 };
+  }
+  return rankSlots(ids);
+}
+
+/** Slots by rank among the distinct ids: a numeric sort, then a binary search per row. */
+function rankSlots(ids: Int32Array): CorrSlots {
+  const sorted = Int32Array.from(ids).sort();
+  let size = 0;
+  for (let k = 0; k < sorted.length; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) sorted[size++] = sorted[k]!;
+  const slot = new Int32Array(ids.length);
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
-    if (id < 0) continue;
-    if (id < min) min = id;
-    if (id > max) max = id;
+    let lo = 0;
+    let hi = size - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]! < id) lo = mid + 1;
+      else hi = mid;
+    }
+    slot[i] = lo;
   }
-  return { min: min === Infinity ? 0 : min, max };
-}
-
-/** Ids held densely: the range, bounded by a few bytes per row. */
-function denseSize(count: number, r: IdRange): number {
-  return Math.max(0, Math.min(r.max - r.min + 1, 4 * count + 1024));
-}
-
-/**
- * Correlation id → row (a non-negative integer); the last `set` wins, as in a `Map`.
- * @example new CorrRows(2, { min: 5, max: 7 }).get(3) // -1
- */
-export class CorrRows {
-  private readonly dense: Int32Array;
-  private readonly base: number;
-  private none = -1;
-  private sparse: Map<number, number> | null = null;
-
-  /** For `count` rows whose non-negative ids span `range`. */
-  constructor(count: number, range: IdRange) {
-    this.base = range.min;
-    this.dense = new Int32Array(denseSize(count, range)).fill(-1);
-  }
-
-  set(id: number, row: number): void {
-    const k = id - this.base;
-    if (k >= 0 && k < this.dense.length) this.dense[k] = row;
-    else if (id === -1) this.none = row;
-    else (this.sparse ??= new Map()).set(id, row);
-  }
-
-  /** The row set for `id`, or -1. */
-  get(id: number): number {
-    const k = id - this.base;
-    if (k >= 0 && k < this.dense.length) return this.dense[k]!;
-    if (id === -1) return this.none;
-    return this.sparse?.get(id) ?? -1;
-  }
-}
-
-/**
- * A set of correlation ids.
- * @example new CorrSet(2, { min: 5, max: 7 }).has(6) // false
- */
-export class CorrSet {
-  private readonly dense: Uint8Array;
-  private readonly base: number;
-  private none = false;
-  private sparse: Set<number> | null = null;
-
-  /** For `count` rows whose non-negative ids span `range`. */
-  constructor(count: number, range: IdRange) {
-    this.base = range.min;
-    this.dense = new Uint8Array(denseSize(count, range));
-  }
-
-  add(id: number): void {
-    const k = id - this.base;
-    if (k >= 0 && k < this.dense.length) this.dense[k] = 1;
-    else if (id === -1) this.none = true;
-    else (this.sparse ??= new Set()).add(id);
-  }
-
-  has(id: number): boolean {
-    const k = id - this.base;
-    if (k >= 0 && k < this.dense.length) return this.dense[k] === 1;
-    if (id === -1) return this.none;
-    return this.sparse?.has(id) ?? false;
-  }
+  return { slot, size };
 }

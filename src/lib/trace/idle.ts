@@ -40,15 +40,14 @@ const KERNEL_CATS = new Set(['kernel', 'Kernel', 'gpu_memset', 'Memset', 'gpu_me
 /** Idle time per stream, sorted by stream, and the host-wait gaps for attribution. */
 export function idleBreakdown(v: RankView): { streams: StreamIdle[]; hostGaps: HostGap[] } {
   const ev = v.trace.events;
-  const catIds = new Set<number>();
-  ev.strings.forEach((s, id) => {
-    if (KERNEL_CATS.has(s)) catIds.add(id);
-  });
+  const isKernelCat = Uint8Array.from(ev.strings, (s) => (KERNEL_CATS.has(s) ? 1 : 0));
   // A trace has a handful of streams: a short list beats a Map keyed by doubles.
   const keys: number[] = [];
   const lists: number[][] = [];
-  for (const i of v.order) {
-    if (!v.kept[i] || ev.stream[i] === -1 || !catIds.has(ev.cat[i]!)) continue;
+  const { order, kept } = v;
+  for (let o = 0; o < order.length; o++) {
+    const i = order[o]!;
+    if (!kept[i] || ev.stream[i] === -1 || !isKernelCat[ev.cat[i]!]) continue;
     const s = ev.stream[i]!;
     let k = keys.indexOf(s);
     if (k < 0) {

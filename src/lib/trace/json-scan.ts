@@ -5,16 +5,12 @@
  * keeps (as text, then parsed) only for the keys asked for, each up to `maxValueChars`.
  *
  * State: the nesting depth, whether it is inside a string, the key being read at the top level, and the
- * carried text of an unfinished event or kept value. Between chunks inside the event array the state is
- * always "at an element boundary" and the carried text is not yet scanned, which allows a fast path: the
- * last `}`, `,`, `{` of the chunk (spaces and newlines between allowed, so pretty-printed and minified traces
- * alike) is most likely the boundary between two events; the text up to it is handed to `JSON.parse` without
- * scanning it. `JSON.parse` only accepts it if the cut was at depth 0 of the batch, outside any string, i.e.
- * between two events; if it was not (inside a string, or a nested array of objects), the parse fails and the
- * chunk is scanned exactly.
+ * kept value's text. Inside the event array, whole events go to `JSON.parse` without a scan where they can
+ * (the fast path and the text carried between chunks: event-text.ts); what it cannot take is scanned here.
  * A bare array of events (the Chrome format's other form) is read as the event array. Pure: no DOM, no I/O.
  */
 import { TraceError } from './errors.ts';
+import { EventText, isSpace } from './event-text.ts';
 
 /** What the scanner reports. */
 export interface ScanSink {
@@ -35,8 +31,6 @@ const COLON = 58;
 
 /** Structural characters, found with a global regex so runs of numbers and spaces are skipped natively. */
 const STRUCTURAL = /[{}[\]",:]/g;
-/** Characters of event text carried while no `}, {` comes (the parse batches are 64 KB; 1 MB as they were before). */
-const CARRY_MAX = 1 << 20;
 
 /** Scans one trace document. Call `push` per text chunk, then `end`. */
 export class TraceScanner {
@@ -57,7 +51,7 @@ export class TraceScanner {
   private eventsDepth = -1;
   private inEvents = false;
   private sawEvents = false;
-  private carry = '';
+  private readonly events: EventText;
   private keepText: string | null = null;
   private readonly keep: ReadonlySet<string>;
   private readonly sink: ScanSink;
@@ -65,6 +59,7 @@ export class TraceScanner {
 
   constructor(sink: ScanSink, keepKeys: readonly string[] = [], maxValueChars = 4_000_000) {
     this.sink = sink;
+    this.events = new EventText((batch) => sink.events(batch));
     this.keep = new Set(keepKeys);
     this.maxValueChars = maxValueChars;
   }
@@ -99,35 +94,11 @@ export class TraceScanner {
     else this.scan(text, i, this.keepText !== null ? 0 : -1);
   }
 
-  /**
-   * Text inside the event array, after the carried text: the fast path, else an exact scan. A piece with no
-   * `}, {` in it (inside one long event, or padding) is carried until one comes, up to CARRY_MAX: scanning each such
-   * piece exactly made a 2 GB trace padded with spaces 5× slower (test/unit/trace-large.test.ts).
-   */
+  /** Text inside the event array, after the carried text: the fast path, else an exact scan. */
   private pushEvents(text: string): void {
-    const cut = lastEventCut(text);
-    if (cut >= 0 && this.fastEvents(text, cut)) return;
-    if (cut < 0 && this.carry.length + text.length <= CARRY_MAX) {
-      this.carry += text;
-      return;
-    }
-    const all = this.carry + text;
-    this.carry = '';
-    this.scan(all, 0, 0);
-  }
-
-  /** The fast path: parses the events up to the chunk's last `}, {` (at `cut`, from lastEventCut). */
-  private fastEvents(text: string, cut: number): boolean {
-    let batch: unknown;
-    try {
-      batch = JSON.parse(`[${this.carry}${text.slice(0, cut)}]`);
-    } catch {
-      return false;
-    }
-    this.sink.events(batch as unknown[]);
-    this.seen += this.carry.length + cut + 1;
-    this.carry = text.slice(cut + 1);
-    return true;
+    const parsed = this.events.push(text);
+    if (parsed >= 0) this.seen += parsed;
+    else this.scan(this.events.take() + text, 0, 0);
   }
 
   /**
@@ -232,8 +203,8 @@ export class TraceScanner {
     this.seen += n;
     if (this.inEvents) {
       // Back to the last element boundary: what follows it is carried and scanned again with the next chunk.
-      this.carry = text.slice(segStart);
-      this.seen -= this.carry.length;
+      this.events.carry = text.slice(segStart);
+      this.seen -= this.events.carry.length;
       this.depth = this.eventsDepth;
       this.inString = false;
       this.escapeNext = false;
@@ -245,11 +216,7 @@ export class TraceScanner {
 
   /** Ends the document. Throws when it stopped early (a truncated file) or held no trace events. */
   end(): void {
-    if (this.inEvents && this.carry.length > 0) {
-      const rest = this.carry;
-      this.carry = '';
-      this.scan(rest, 0, 0);
-    }
+    if (this.inEvents && this.events.carry.length > 0) this.scan(this.events.take(), 0, 0);
     if (!this.started)
       throw new TraceError(
         'empty',
@@ -298,33 +265,10 @@ export class TraceScanner {
   }
 }
 
-/**
- * Index of the last comma in `text` between a `}` and a `{` (spaces and newlines around it allowed): where
- * two events most likely meet. It may be inside a string or a nested value; `JSON.parse` then tells. -1 when
- * there is none among the last 64 braces.
- * @example lastEventCut('{"a":{"b":1}},{"c":2},{"d"') // 21
- */
-export function lastEventCut(text: string): number {
-  let open = text.lastIndexOf('{');
-  for (let tries = 0; open > 0 && tries < 64; tries++, open = text.lastIndexOf('{', open - 1)) {
-    let k = open - 1;
-    while (k >= 0 && isSpace(text.charCodeAt(k))) k--;
-    if (k < 0 || text.charCodeAt(k) !== COMMA) continue;
-    const comma = k--;
-    while (k >= 0 && isSpace(text.charCodeAt(k))) k--;
-    if (k >= 0 && text.charCodeAt(k) === CLOSE_OBJ) return comma;
-  }
-  return -1;
-}
-
 /** Commas between this batch's events are valid JSON array separators; a batch may be only whitespace. */
 function hasContent(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (!isSpace(s.charCodeAt(i))) return true;
   return false;
-}
-
-function isSpace(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9;
 }
 
 /** Index of the quote that ends the string starting at `from`, or -1 when it runs past the chunk. */

@@ -5,9 +5,9 @@
  * overlap is its own row ("COMPUTATION overlapping COMMUNICATION"), as HTA's sweep labels it.
  */
 import type { KernelType } from './kernel-type.ts';
-import { mergeRows, overlapUs, unionUs, type Merged } from './intervals.ts';
+import { overlapUs, unionUs, type Merged } from './intervals.ts';
 import { pct } from './temporal.ts';
-import { streamRows, type RankView } from './view.ts';
+import { CLASSES, mergedByClass, streamRows, type RankView } from './view.ts';
 
 /** Time per class, and per overlap of classes. */
 export interface TypeTime {
@@ -39,22 +39,11 @@ export interface KernelBreakdown {
   commUs: number;
 }
 
-const CLASSES: KernelType[] = ['COMPUTATION', 'COMMUNICATION', 'MEMORY'];
-
 /** Kernel classes, top kernels and overlap for one rank. */
 export function kernelBreakdown(v: RankView, topN = 10): KernelBreakdown {
   const rows = streamRows(v);
   const name = v.trace.events.name;
-  const merged = new Map<KernelType, Merged>();
-  for (const t of CLASSES)
-    merged.set(
-      t,
-      mergeRows(
-        rows.filter((r) => v.typeOf(name[r]!) === t),
-        v.tsUs,
-        v.endUs,
-      ),
-    );
+  const merged = mergedByClass(v);
   const byType = sweep(merged);
   const stats = new Map<number, KernelStat>();
   for (const r of rows) {
@@ -80,20 +69,32 @@ export function kernelBreakdown(v: RankView, topN = 10): KernelBreakdown {
   return { byType, top, kernelCount: rows.length, commOverlapPct, commUs };
 }
 
-/** HTA's running-status sweep over the classes' merged intervals: time per combination of classes. */
+/**
+ * HTA's running-status sweep over the classes' merged intervals: time per combination of classes. Each class's
+ * points (start, end, start, …) are already in time order, so they are merged rather than sorted; on equal
+ * times the lower class goes first, the order of a stable sort of the classes' points one after another.
+ */
 function sweep(merged: Map<KernelType, Merged>): TypeTime[] {
-  const points: { t: number; d: number }[] = [];
-  CLASSES.forEach((c, k) => {
-    const m = merged.get(c)!;
-    for (let i = 0; i < m.count; i++) points.push({ t: m.start[i]!, d: 1 << k }, { t: m.end[i]!, d: -(1 << k) });
-  });
-  points.sort((a, b) => a.t - b.t);
+  const classes = CLASSES.map((c) => merged.get(c)!);
+  const next = classes.map(() => 0);
+  /** Time of class k's point j: start of interval j/2, or its end. */
+  const at = (k: number, j: number) => (j & 1 ? classes[k]!.end[j >> 1]! : classes[k]!.start[j >> 1]!);
   const time = new Map<number, number>();
   let running = 0;
-  for (let i = 0; i < points.length; i++) {
-    running += points[i]!.d;
-    const next = points[i + 1];
-    if (running > 0 && next) time.set(running, (time.get(running) ?? 0) + next.t - points[i]!.t);
+  let prev = 0;
+  for (;;) {
+    let k = -1;
+    let t = Infinity;
+    for (let c = 0; c < classes.length; c++)
+      if (next[c]! < 2 * classes[c]!.count && (k < 0 || at(c, next[c]!) < t)) {
+        k = c;
+        t = at(c, next[c]!);
+      }
+    if (k < 0) break;
+    if (running > 0) time.set(running, (time.get(running) ?? 0) + t - prev);
+    running += next[k]! & 1 ? -(1 << k) : 1 << k;
+    next[k]!++;
+    prev = t;
   }
   const total = [...time.values()].reduce((a, b) => a + b, 0);
   return [...time.entries()]

@@ -4,7 +4,6 @@
  * cudaMemsetAsync; their HIP names on ROCm). Launch delay is the kernel's start minus the launch call's end,
  * clipped at 0: how long work waited in the queue.
  */
-import { CorrRows, CorrSet } from './corr-index.ts';
 import type { RankView } from './view.ts';
 
 /** The summary the page and verdict read. */
@@ -43,42 +42,55 @@ export function launchStats(v: RankView): LaunchStats | null {
     const id = ev.strings.indexOf(n);
     if (id >= 0) isLaunch[id] = 1;
   }
-  const launchCorr = new CorrSet(ev.count, v.corrRange);
-  for (let i = 0; i < ev.count; i++) if (v.kept[i] && isLaunch[ev.name[i]!]) launchCorr.add(ev.corr[i]!);
-  const cpuByCorr = new CorrRows(ev.count, v.corrRange);
+  // By correlation slot: whether a launch call has it, and the row of the last CPU event with it.
+  const { slot, size } = v.corr;
+  const launchCorr = new Uint8Array(size);
+  for (let i = 0; i < ev.count; i++) if (v.kept[i] && isLaunch[ev.name[i]!]) launchCorr[slot[i]!] = 1;
+  const cpuByCorr = new Int32Array(size).fill(-1);
   for (let i = 0; i < ev.count; i++)
-    if (v.kept[i] && ev.stream[i] === -1 && launchCorr.has(ev.corr[i]!)) cpuByCorr.set(ev.corr[i]!, i);
-  const delay: number[] = [];
-  const cpu: number[] = [];
-  const gpu: number[] = [];
+    if (v.kept[i] && ev.stream[i] === -1 && launchCorr[slot[i]!]) cpuByCorr[slot[i]!] = i;
+  // GPU events with a launch call: first counted, then their figures into arrays of that length.
+  let launches = 0;
+  for (let i = 0; i < ev.count; i++) if (v.kept[i] && ev.stream[i] !== -1 && cpuByCorr[slot[i]!]! >= 0) launches++;
+  if (launches === 0) return null;
+  const delay = new Float64Array(launches);
+  const cpu = new Float64Array(launches);
+  const gpu = new Float64Array(launches);
+  let m = 0;
   let shorter = 0;
+  let under10 = 0;
   for (let i = 0; i < ev.count; i++) {
     if (!v.kept[i] || ev.stream[i] === -1) continue;
-    const c = cpuByCorr.get(ev.corr[i]!);
+    const c = cpuByCorr[slot[i]!]!;
     if (c < 0) continue;
     const cpuDur = v.endUs[c]! - v.tsUs[c]!;
     const gpuDur = v.endUs[i]! - v.tsUs[i]!;
-    delay.push(Math.max(0, v.tsUs[i]! - v.endUs[c]!));
-    cpu.push(cpuDur);
-    gpu.push(gpuDur);
+    delay[m] = Math.max(0, v.tsUs[i]! - v.endUs[c]!);
+    cpu[m] = cpuDur;
+    gpu[m++] = gpuDur;
     if (gpuDur < cpuDur) shorter++;
+    if (gpuDur < 10) under10++;
   }
-  if (gpu.length === 0) return null;
+  delay.sort();
+  cpu.sort();
+  gpu.sort();
   return {
-    launches: gpu.length,
-    delayMedianUs: quantile(delay, 0.5),
-    delayP95Us: quantile(delay, 0.95),
-    cpuMedianUs: quantile(cpu, 0.5),
-    gpuMedianUs: quantile(gpu, 0.5),
-    under10UsShare: gpu.filter((d) => d < 10).length / gpu.length,
-    shorterThanLaunchShare: shorter / gpu.length,
+    launches,
+    delayMedianUs: quantileSorted(delay, 0.5),
+    delayP95Us: quantileSorted(delay, 0.95),
+    cpuMedianUs: quantileSorted(cpu, 0.5),
+    gpuMedianUs: quantileSorted(gpu, 0.5),
+    under10UsShare: under10 / launches,
+    shorterThanLaunchShare: shorter / launches,
   };
 }
 
-/** Linear-interpolated quantile (pandas' default). */
-export function quantile(xs: number[], q: number): number {
-  if (xs.length === 0) return 0;
-  const s = Float64Array.from(xs).sort();
+/**
+ * Linear-interpolated quantile (pandas' default) of values sorted in ascending order.
+ * @example quantileSorted(Float64Array.of(1, 2, 3, 10), 0.5) // 2.5
+ */
+export function quantileSorted(s: Float64Array, q: number): number {
+  if (s.length === 0) return 0;
   const pos = (s.length - 1) * q;
   const lo = Math.floor(pos);
   const hi = Math.ceil(pos);

@@ -3,6 +3,7 @@
  * chunks (`createTraceParser`) or from a byte stream, gzip or not (`parseTraceStream`). Works the same in
  * Node (the CLI, tests) and a Web Worker: it uses only `TextDecoder` and `DecompressionStream`.
  */
+import { createDecoder } from './decode.ts';
 import { TraceError } from './errors.ts';
 import { TraceScanner } from './json-scan.ts';
 import { EventStore, TooManyEvents, type EventTable } from './store.ts';
@@ -45,10 +46,12 @@ export interface TraceParser {
   events(): number;
 }
 
-/** Limits on what one trace may take. */
+/** Limits on what one trace may take, and how its bytes are decoded. */
 export interface ParseOptions {
   /** The most events kept (about 44 bytes each); beyond it the trace is refused as too large. */
   maxEvents?: number;
+  /** Decode ASCII pieces with the single-byte decoder (decode.ts); default true. */
+  asciiFast?: boolean;
 }
 
 /** A parser for one trace document fed as text chunks. */
@@ -152,14 +155,14 @@ export interface ByteTraceParser {
  */
 export function createByteParser(options: ParseOptions = {}): ByteTraceParser {
   const parser = createTraceParser(options);
-  const decoder = new TextDecoder('utf-8');
+  const decode = createDecoder(options.asciiFast ?? true);
   const pending: Uint8Array[] = [];
   let pendingBytes = 0;
   const flush = (last: boolean) => {
     const bytes = pending.length === 1 ? pending[0]! : concat(pending, pendingBytes);
     pending.length = 0;
     pendingBytes = 0;
-    parser.push(decoder.decode(bytes, { stream: !last }));
+    parser.push(decode(bytes, last));
   };
   return {
     push: (bytes) => {
@@ -172,7 +175,7 @@ export function createByteParser(options: ParseOptions = {}): ByteTraceParser {
         flush(false);
       }
       for (; bytes.byteLength - at >= BATCH_BYTES; at += BATCH_BYTES)
-        parser.push(decoder.decode(bytes.subarray(at, at + BATCH_BYTES), { stream: true }));
+        parser.push(decode(bytes.subarray(at, at + BATCH_BYTES), false));
       if (at < bytes.byteLength) {
         pending.push(bytes.subarray(at));
         pendingBytes += bytes.byteLength - at;
@@ -228,7 +231,7 @@ export async function parseTraceStream(
     ? counted
         .pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>)
         .pipeThrough(readAhead())
-    : counted;
+    : counted.pipeThrough(readAhead());
   const parser = createByteParser(options);
   const reader = bytes.getReader();
   try {
@@ -265,12 +268,13 @@ export function isGzip(head: Uint8Array): boolean {
   return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 }
 
-/** Bytes the decompressor may run ahead of the parser. */
+/** Bytes the file reader or the decompressor may run ahead of the parser. */
 const READ_AHEAD_BYTES = 8 << 20;
 
 /**
- * A pass-through that lets the decompressor fill up to `READ_AHEAD_BYTES` while the parser works: where the
- * decompressor runs on another thread (Node's zlib), inflating and parsing overlap instead of taking turns.
+ * A pass-through that lets the source fill up to `READ_AHEAD_BYTES` while the parser works: where the source
+ * runs on another thread or process (Node's zlib, the browser reading a picked file), it and the parser
+ * overlap instead of taking turns.
  */
 function readAhead(): TransformStream<Uint8Array, Uint8Array> {
   return new TransformStream<Uint8Array, Uint8Array>(

@@ -4,7 +4,7 @@
  * computation kernel runs, and non-compute the rest (communication, memory copies, syncs alone).
  */
 import { mergeRows, spanUs, unionUs } from './intervals.ts';
-import { streamRows, type RankView } from './view.ts';
+import { mergedByClass, streamRows, type RankView } from './view.ts';
 
 /** Microseconds and percentages (of the span, rounded to 2 decimals as HTA prints them). */
 export interface Temporal {
@@ -30,9 +30,7 @@ export function temporalBreakdown(v: RankView): Temporal | null {
   const all = mergeRows(rows, v.tsUs, v.endUs);
   const span = spanUs(all);
   const idle = span - unionUs(all);
-  const name = v.trace.events.name;
-  const comp = rows.filter((r) => v.typeOf(name[r]!) === 'COMPUTATION');
-  const compute = unionUs(mergeRows(comp, v.tsUs, v.endUs));
+  const compute = unionUs(mergedByClass(v).get('COMPUTATION')!);
   const nonCompute = span - compute - idle;
   return {
     spanUs: span,

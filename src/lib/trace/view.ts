@@ -11,8 +11,8 @@
  *   (`_filter_irrelevant_gpu_kernels`).
  */
 import { kernelType, profilerStepNumber, type KernelType } from './kernel-type.ts';
-import { CorrRows, CorrSet, idRange, type IdRange } from './corr-index.ts';
-import { sortByStart } from './intervals.ts';
+import { corrSlots, type CorrSlots } from './corr-index.ts';
+import { mergeRows, sortByStart, type Merged } from './intervals.ts';
 import type { ParsedTrace } from './parse.ts';
 
 /** The view the analyses read. Arrays are indexed by row of the event table. */
@@ -33,19 +33,16 @@ export interface RankView {
   droppedLastStep: boolean;
   /** Every row, by start then file order: the analyses filter it, so their rows come sorted. */
   order: Int32Array;
-  /** The range of correlation ids: sizes the analyses' `CorrRows` and `CorrSet`. */
-  corrRange: IdRange;
+  /** Each row's correlation id as a slot: the analyses' maps and sets by correlation are arrays by slot. */
+  corr: CorrSlots;
 }
 
 /** Names of `ProfilerStep#N` events in a trace. */
 export function stepNames(trace: ParsedTrace): Set<string> {
   const out = new Set<string>();
   const { strings, name, count } = trace.events;
-  const ids = new Set<number>();
-  strings.forEach((s, id) => {
-    if (profilerStepNumber(s) !== null) ids.add(id);
-  });
-  for (let i = 0; i < count; i++) if (ids.has(name[i]!)) out.add(strings[name[i]!]!);
+  const isStep = Uint8Array.from(strings, (s) => (profilerStepNumber(s) !== null ? 1 : 0));
+  for (let i = 0; i < count; i++) if (isStep[name[i]!]) out.add(strings[name[i]!]!);
   return out;
 }
 
@@ -59,44 +56,36 @@ export function buildView(trace: ParsedTrace, distinctStepNames: number): RankVi
   const tsUs = new Float64Array(n);
   const endUs = new Float64Array(n);
   const round = trace.meta.resolution === 'ns';
+  // -1 when absent: no row's name is -1.
+  const eventSync = ev.strings.indexOf('Event Sync');
+  const contextSync = ev.strings.indexOf('Context Sync');
+  const isGpu = new Uint8Array(n);
+  const all = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const s = ev.tsUs[i]!;
     const e = s + ev.durUs[i]!;
     tsUs[i] = round ? Math.ceil(s) : s;
     endUs[i] = round ? Math.floor(e) : e;
-  }
-  // -1 when absent: no row's name is -1.
-  const eventSync = ev.strings.indexOf('Event Sync');
-  const contextSync = ev.strings.indexOf('Context Sync');
-  const isGpu = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
     const id = ev.name[i]!;
     isGpu[i] = (ev.stream[i]! >= 0 && ev.corr[i]! >= 0) || id === eventSync || id === contextSync ? 1 : 0;
+    all[i] = i;
   }
 
   // Link GPU events to their CPU launch by correlation.
-  const corrRange = idRange(ev.corr);
-  const cpuByCorr = new CorrRows(n, corrRange);
-  for (let i = 0; i < n; i++) if (!isGpu[i] && ev.corr[i] !== -1) cpuByCorr.set(ev.corr[i]!, i);
+  const corr = corrSlots(ev.corr);
+  const { slot } = corr;
+  const cpuBySlot = new Int32Array(corr.size).fill(-1);
+  for (let i = 0; i < n; i++) if (!isGpu[i] && ev.corr[i] !== -1) cpuBySlot[slot[i]!] = i;
   const launchRow = new Int32Array(n).fill(-1);
-  for (let i = 0; i < n; i++) if (isGpu[i] && ev.corr[i] !== -1) launchRow[i] = cpuByCorr.get(ev.corr[i]!);
+  for (let i = 0; i < n; i++) if (isGpu[i] && ev.corr[i] !== -1) launchRow[i] = cpuBySlot[slot[i]!]!;
 
   const kept = new Uint8Array(n).fill(1);
-  const droppedLastStep = distinctStepNames >= 2 && dropLastStep(trace, tsUs, isGpu, kept, corrRange);
+  const droppedLastStep = distinctStepNames >= 2 && dropLastStep(trace, tsUs, isGpu, kept, corr);
 
-  const types = new Map<number, KernelType>();
-  const typeOf = (id: number): KernelType => {
-    let t = types.get(id);
-    if (t === undefined) {
-      t = kernelType(ev.strings[id] ?? '');
-      types.set(id, t);
-    }
-    return t;
-  };
-  const all = new Int32Array(n);
-  for (let i = 0; i < n; i++) all[i] = i;
+  const types: (KernelType | undefined)[] = new Array(ev.strings.length);
+  const typeOf = (id: number): KernelType => (types[id] ??= kernelType(ev.strings[id] ?? ''));
   const order = sortByStart(all, tsUs);
-  return { trace, tsUs, endUs, isGpu, kept, launchRow, typeOf, droppedLastStep, order, corrRange };
+  return { trace, tsUs, endUs, isGpu, kept, launchRow, typeOf, droppedLastStep, order, corr };
 }
 
 function dropLastStep(
@@ -104,7 +93,7 @@ function dropLastStep(
   tsUs: Float64Array,
   isGpu: Uint8Array,
   kept: Uint8Array,
-  corrRange: IdRange,
+  corr: CorrSlots,
 ): boolean {
   const ev = trace.events;
   const n = ev.count;
@@ -123,13 +112,15 @@ function dropLastStep(
   }
   if (!anyCpu) return false;
   const cut = lastStepStart === -Infinity ? firstCpu : lastStepStart;
-  const corrs = new CorrSet(n, corrRange);
+  // Correlations of the kept CPU events, by slot.
+  const keptCorr = new Uint8Array(corr.size);
+  const { slot } = corr;
   for (let i = 0; i < n; i++) {
     if (isGpu[i]) continue;
-    if (tsUs[i]! < cut) corrs.add(ev.corr[i]!);
+    if (tsUs[i]! < cut) keptCorr[slot[i]!] = 1;
     else kept[i] = 0;
   }
-  for (let i = 0; i < n; i++) if (isGpu[i] && !corrs.has(ev.corr[i]!)) kept[i] = 0;
+  for (let i = 0; i < n; i++) if (isGpu[i] && !keptCorr[slot[i]!]) kept[i] = 0;
   return true;
 }
 
@@ -143,10 +134,41 @@ export function streamRows(v: RankView): Int32Array {
   let rows = streamRowsOf.get(v);
   if (rows === undefined) {
     const { stream } = v.trace.events;
-    const out: number[] = [];
-    for (const i of v.order) if (v.kept[i] && stream[i] !== -1) out.push(i);
-    rows = Int32Array.from(out);
+    const { order, kept } = v;
+    const out = new Int32Array(order.length);
+    let m = 0;
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]!;
+      if (kept[i] && stream[i] !== -1) out[m++] = i;
+    }
+    rows = out.slice(0, m);
     streamRowsOf.set(v, rows);
   }
   return rows;
+}
+
+/** The kernel classes HTA's breakdowns read, in the order of their sweep's bits. */
+export const CLASSES: readonly KernelType[] = ['COMPUTATION', 'COMMUNICATION', 'MEMORY'];
+
+const classesOf = new WeakMap<RankView, Map<KernelType, Merged>>();
+
+/**
+ * Each class's kernels (`streamRows`) merged into intervals, in `CLASSES` order. Computed once per view (the
+ * temporal and kernel breakdowns both read it); callers must not change it.
+ */
+export function mergedByClass(v: RankView): Map<KernelType, Merged> {
+  let out = classesOf.get(v);
+  if (out === undefined) {
+    const rows = streamRows(v);
+    const name = v.trace.events.name;
+    const lists = CLASSES.map(() => new Int32Array(rows.length));
+    const counts = CLASSES.map(() => 0);
+    for (let k = 0; k < rows.length; k++) {
+      const c = CLASSES.indexOf(v.typeOf(name[rows[k]!]!));
+      if (c >= 0) lists[c]![counts[c]!++] = rows[k]!;
+    }
+    out = new Map(CLASSES.map((t, c) => [t, mergeRows(lists[c]!.subarray(0, counts[c]!), v.tsUs, v.endUs)]));
+    classesOf.set(v, out);
+  }
+  return out;
 }
