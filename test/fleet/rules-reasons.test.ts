@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { audit } from '../../server/fleet/audit.ts';
+import { audit, type AuditReport } from '../../server/fleet/audit.ts';
 import { gpuMatch, nodeNamesAt, type FleetHost } from '../../server/fleet/collect.ts';
 import { createPrometheusClient, type PrometheusClient } from '../../server/fleet/prometheus-api.ts';
 import { targetBatches } from '../../server/fleet/batches.ts';
@@ -159,13 +159,11 @@ describe('clock event reasons through the recording rules', () => {
     });
 
   test('the audit through the rules counts the same throttled hours as raw, and the mask-less GPUs as computing', async () => {
-    const [rules, raw] = await Promise.all(
-      [true, false].map((recordingRules) =>
-        audit(client, { windowS: 3 * HOUR, endS: END_S, pricePerGpuHour: null, recordingRules }),
-      ),
-    );
+    const run = (recordingRules: boolean) =>
+      audit(client, { windowS: 3 * HOUR, endS: END_S, pricePerGpuHour: null, recordingRules });
+    const [rules, raw] = [await run(true), await run(false)];
     expect(rules.window.path).toBe('recording-rules');
-    const hours = (r: typeof rules, host: string, kind: 'throttled' | 'compute-bound') =>
+    const hours = (r: AuditReport, host: string, kind: 'throttled' | 'compute-bound') =>
       r.gpus.filter((g) => g.hostname === host).reduce((a, g) => a + (g.hours[kind] ?? 0), 0);
     for (const host of ['throttled', 'throttled-then-computing', 'no-mask'])
       for (const kind of ['throttled', 'compute-bound'] as const)
