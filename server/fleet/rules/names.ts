@@ -76,10 +76,12 @@ export const SEGMENT_GAUGES: readonly string[] = [
 ];
 
 /**
- * The other gauges (power limit, clocks, temperatures, free memory, occupancy…): evidence, not what decides a
- * segment's state, so the rules path reads each once for the window (its mean) and gives every segment that value.
+ * Read once for the window on the rules path, each segment given its mean: the power limit (the share of it drawn
+ * decides near-idle and low power, and it holds for the window). The other gauges (clocks, temperatures, free memory,
+ * occupancy, graphics engine activity) are evidence only: a segment's state, all the window's hours need, never reads
+ * them, so the rules path does not read them at all.
  */
-export const WINDOW_GAUGES: readonly string[] = MEAN_GAUGES.filter((n) => !SEGMENT_GAUGES.includes(n));
+export const WINDOW_GAUGES: readonly string[] = ['DCGM_FI_DEV_POWER_MGMT_LIMIT'];
 
 /** The clock event reasons that hold the clock down (every one but GpuIdle), with their bits. */
 export const LIMITING_REASONS = CLOCK_EVENT_REASONS.filter((r) => r.limiting);

@@ -7,10 +7,11 @@
  * scrapes, and no bitmask subquery. The engine decides every state from them as it does from raw series (steady.ts,
  * then verdictsOf), hangs and stragglers included.
  *
- * Prometheus charges a range query about the same for each point it returns, so per segment only what decides its
- * state is read (names.ts SEGMENT_GAUGES, GPU-Util's spread, and a reason's share only where one was active: a share
- * of the segment's mask minutes); the other gauges and whether the mask is exported at all come once for the run
- * (whole-run.ts). A 24 h audit returns some 340 points a GPU, not 756.
+ * Prometheus charges a range query about the same for each point it returns, and an `or` between range queries more
+ * than its parts, so per segment only what decides its state is read, each part a query of its own (names.ts
+ * SEGMENT_GAUGES, GPU-Util's spread, and a reason's share only where one was active: a share of the segment's mask
+ * minutes); the power limit and whether the mask is exported at all come once for the run (whole-run.ts), and gauges
+ * that are evidence only are not read. A 24 h audit returns 12 × 28 = 336 points a GPU, not 27 × 28 = 756.
  *
  * Coverage (coverage.ts): a segment with all of its points but one in the rules is read from them, any other from raw
  * series (the rules began later than the window, stopped, or are not deployed): runs of neighbouring segments make
@@ -124,17 +125,20 @@ async function readRules(
   const range = promDuration(plan.segmentMs);
   const whole = promDuration(plan.oldestMs + (plan.count - 1) * plan.segmentMs);
   const q = (expr: string) => client.queryRange(expr, first, endS, stepS);
-  const expr = (sel: string) =>
-    [
-      ...segmentGaugesExpr(level, sel, range),
-      `min_over_time(${level.min}{${sel}}[${range}])`,
-      `max_over_time(${level.max}{${sel}}[${range}])`,
-      // The 90th percentile of the minutes' greatest readings: the engine's own is a minute's greatest (≤ 10 scrapes).
-      `label_replace(quantile_over_time(0.9, ${RULE_UTIL_MAX}{${sel}}[${range}]), "${SERIES_LABEL}", "${UTIL_SPREAD_SERIES.p90}", "", "")`,
-    ].join(' or ');
+  // Each part a query of its own: an `or` between range queries costs Prometheus more than the parts themselves.
+  const parts = (sel: string) => [
+    ...segmentGaugesExpr(level, sel, range),
+    `min_over_time(${level.min}{${sel}}[${range}])`,
+    `max_over_time(${level.max}{${sel}}[${range}])`,
+    // The 90th percentile of the minutes' greatest readings: the engine's own is a minute's greatest (≤ 10 scrapes).
+    `label_replace(quantile_over_time(0.9, ${RULE_UTIL_MAX}{${sel}}[${range}]), "${SERIES_LABEL}", "${UTIL_SPREAD_SERIES.p90}", "", "")`,
+  ];
   const read = async (b: Batch) => {
     const sel = withBatch(user, b);
-    const [segments, once] = await Promise.all([q(expr(sel)), client.query(wholeRunExpr(level, sel, whole), endS)]);
+    const [segments, once] = await Promise.all([
+      Promise.all(parts(sel).map(q)).then((r) => r.flat()),
+      client.query(wholeRunExpr(level, sel, whole), endS),
+    ]);
     return [...segments, ...spreadOverSegments(segments, once)];
   };
   // The hosts in one query: the busiest core's share, the all-core mean (labelled), and load and memory (named).

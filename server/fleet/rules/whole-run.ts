@@ -2,8 +2,8 @@
  * What the rules path reads once for a whole run of segments instead of per segment, and how it is handed to every
  * segment. A range query costs Prometheus about the same per point it returns (not per sample it reads), so each
  * series read per segment costs MAX_SEGMENTS points a GPU:
- * - the gauges that do not decide a segment's state (names.ts WINDOW_GAUGES: power limit, clocks, temperatures…)
- *   are one instant `avg_over_time` over the run, and each segment the GPU reported in gets that mean;
+ * - the power limit (names.ts WINDOW_GAUGES) is one instant `avg_over_time` over the run, and each segment the GPU
+ *   reported in gets that mean; the gauges that are evidence only (clocks, temperatures…) are not read at all;
  * - whether the GPU exports its clock event mask at all is the mask's minutes over the run (`mask:minutes`): a GPU
  *   with none is "reasons not exported", one with some and no reason series has every reason at 0 (collect.ts).
  * The clock event reasons themselves are read per segment, but only where one was active (the rules record no 0).
@@ -30,7 +30,7 @@ export function segmentGaugesExpr(level: RuleLevel, sel: string, range: string):
   ];
 }
 
-/** Once for the run (`range` ending at its end): the other gauges' means and the minutes the mask was read. */
+/** Once for the run (`range` ending at its end): the power limit's mean and the minutes the mask was read. */
 export function wholeRunExpr(level: RuleLevel, sel: string, range: string): string {
   return [
     `avg_over_time(${level.means}{${matchersOf(sel, seriesIn(WINDOW_GAUGES))}}[${range}])`,
