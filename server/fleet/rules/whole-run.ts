@@ -1,7 +1,6 @@
 /**
  * What the rules path reads once for a whole run of segments instead of per segment, and how it is handed to every
- * segment. A range query costs Prometheus about the same per point it returns (not per sample it reads), so each
- * series read per segment costs MAX_SEGMENTS points a GPU:
+ * segment (each series read per segment is MAX_SEGMENTS points a GPU):
  * - the power limit (names.ts WINDOW_GAUGES) is one instant `avg_over_time` over the run, and each segment the GPU
  *   reported in gets that mean; the gauges that are evidence only (clocks, temperatures…) are not read at all;
  * - whether the GPU exports its clock event mask at all is the mask's minutes over the run (`mask:minutes`): a GPU
