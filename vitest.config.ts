@@ -23,6 +23,7 @@ const prometheusOnly = [
   // Rules backfilled by promtool as TSDB blocks into Prometheus's folder (vmalert-rules.test.ts replays the same
   // rules on VictoriaMetrics).
   `${FLEET}/rules-path.test.ts`,
+  `${FLEET}/rules-reasons.test.ts`,
   // Its cluster is backfilled once as Prometheus TSDB blocks and copied in (independent/cluster.ts).
   `${FLEET}/independent.test.ts`,
 ];

@@ -56,6 +56,13 @@ export interface FleetHost {
 /** Series named `reason:<NvmlName>` carry the share of scrapes a clock event reason was active. */
 export const REASON_PREFIX = 'reason:';
 
+/**
+ * A series named `mask:minutes` carries how many minutes of a run of segments the clock event mask was read for the
+ * GPU (the recording rules' path, rules/whole-run.ts, where a reason is recorded only while active): above 0, a
+ * segment with no `reason:*` series has every reason at 0; without it, the reasons are not exported.
+ */
+export const MASK_MINUTES_SERIES = 'mask:minutes';
+
 /** How GPU-Util spread over a segment's scrapes (%): its least, 90th percentile and greatest reading. */
 export interface UtilSpread {
   min: number;
@@ -235,7 +242,9 @@ function reasonSharesAt(
   const out = new Map<number, Record<string, number>>();
   gpus.forEach((e, gi) => {
     const shares: Record<string, number> = {};
-    let known = false; // the exporter sends the bitmask for this GPU at this time (no reason active is a reading too)
+    // The exporter sends the bitmask for this GPU at this time (no reason active is a reading too); where only active
+    // reasons are read (the rules path), its minutes over the run say so.
+    let known = (e.values.get(MASK_MINUTES_SERIES)?.get(Math.round(t * 1000) / 1000) ?? 0) > 0;
     for (const [name, points] of e.values) {
       if (!name.startsWith(REASON_PREFIX)) continue;
       const raw = points.get(Math.round(t * 1000) / 1000);

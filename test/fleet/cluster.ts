@@ -24,6 +24,8 @@ export interface SimHost {
   untilMs?: number;
   /** No node-exporter on this host (no host CPU). */
   noNodeExporter?: boolean;
+  /** No clock event mask under either name (left out of dcgm-exporter's counters CSV). */
+  noMask?: boolean;
   /** dcgm-exporter before 4.0: DCGM_FI_DEV_CLOCK_THROTTLE_REASONS for the clock event mask, `Hostname` for the host. */
   exporter3x?: boolean;
 }
@@ -99,6 +101,7 @@ export async function writeClusterOpenMetrics(
             energy[hi]![gi]! += (g.powerWatts ?? 0) * stepMs; // W × ms = mJ
             const v = dcgmValues(g, energy[hi]![gi]!);
             if (hosts[hi]!.noProfiling) for (const s of DCGM_SERIES) if (s.profiling) v.delete(s.name);
+            if (hosts[hi]!.noMask) v.delete('DCGM_FI_DEV_CLOCKS_EVENT_REASONS');
             return v;
           })
         : null,

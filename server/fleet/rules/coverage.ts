@@ -13,8 +13,12 @@ import { timeline } from '../host-samples.ts';
 import {
   RULE_COARSE_INTERVAL_S,
   RULE_INTERVAL_S,
+  RULE_MASK,
+  RULE_MASK_5M,
   RULE_MEANS,
   RULE_MEANS_5M,
+  RULE_REASON,
+  RULE_REASON_5M,
   RULE_UTIL_MAX,
   RULE_UTIL_MAX_5M,
   RULE_UTIL_MIN,
@@ -22,11 +26,16 @@ import {
   SERIES_LABEL,
 } from './names.ts';
 
-/** One level of the GPU aggregates: the means, GPU-Util's least and greatest, and how often they are recorded. */
+/**
+ * One level of the GPU aggregates: the means, GPU-Util's least and greatest, the reasons' and the mask's minutes
+ * (recording-rules.ts: a reason only where it was active), and how often they are recorded.
+ */
 export interface RuleLevel {
   means: string;
   min: string;
   max: string;
+  reasons: string;
+  mask: string;
   intervalS: number;
 }
 
@@ -35,6 +44,8 @@ export const MINUTE_LEVEL: RuleLevel = {
   means: RULE_MEANS,
   min: RULE_UTIL_MIN,
   max: RULE_UTIL_MAX,
+  reasons: RULE_REASON,
+  mask: RULE_MASK,
   intervalS: RULE_INTERVAL_S,
 };
 /** The 5-minute aggregates: 5× fewer points, read for segments of MIN_COARSE_SEGMENT_MS and longer. */
@@ -42,6 +53,8 @@ export const FIVE_MINUTE_LEVEL: RuleLevel = {
   means: RULE_MEANS_5M,
   min: RULE_UTIL_MIN_5M,
   max: RULE_UTIL_MAX_5M,
+  reasons: RULE_REASON_5M,
+  mask: RULE_MASK_5M,
   intervalS: RULE_COARSE_INTERVAL_S,
 };
 

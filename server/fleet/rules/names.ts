@@ -7,7 +7,7 @@ import { CLOCK_EVENT_REASONS } from '../../../src/protocol/metrics.ts';
 import { DCGM_NAMES_BEFORE_4, DCGM_SERIES } from '../../../src/protocol/dcgm.ts';
 import { REASON_PREFIX, UTIL_SPREAD_SERIES } from '../collect.ts';
 
-/** Every GPU's 1-minute means: one series per GPU and `saturate_series` (a dcgm-exporter gauge, or `reason:<Name>`). */
+/** Every GPU's 1-minute means: one series per GPU and `saturate_series` (a dcgm-exporter gauge). */
 export const RULE_MEANS = 'saturate:dcgm:avg1m';
 /** GPU-Util's least reading in each minute (`saturate_series="util:min"`). */
 export const RULE_UTIL_MIN = 'saturate:dcgm_util:min1m';
@@ -20,6 +20,20 @@ export const RULE_UTIL_MAX = 'saturate:dcgm_util:max1m';
 export const RULE_MEANS_5M = 'saturate:dcgm:avg5m';
 export const RULE_UTIL_MIN_5M = 'saturate:dcgm_util:min5m';
 export const RULE_UTIL_MAX_5M = 'saturate:dcgm_util:max5m';
+/**
+ * Per GPU and limiting clock event reason (`saturate_series="reason:<Name>"`), the minutes of each minute it was
+ * active (its share of the minute's mask readings), recorded only where it is more than 0: most GPUs are never
+ * throttled, and a series of zeros costs every reader a point per GPU, reason and step. No point is 0.
+ */
+export const RULE_REASON = 'saturate:dcgm_reason:minutes1m';
+/** Per GPU, 1 for each minute its clock event mask was read (either name, DCGM's blank left out): the reasons' base. */
+export const RULE_MASK = 'saturate:dcgm_mask:minutes1m';
+/**
+ * The same over 5 minutes: the sum of the 1-minute points (reason-minutes and mask-minutes). A reason's share of any
+ * stretch is `sum_over_time(reason) / sum_over_time(mask)` at either level; no reason series there is a share of 0.
+ */
+export const RULE_REASON_5M = 'saturate:dcgm_reason:minutes5m';
+export const RULE_MASK_5M = 'saturate:dcgm_mask:minutes5m';
 /** How often the 5-minute rules are evaluated, seconds. */
 export const RULE_COARSE_INTERVAL_S = 300;
 /** Per GPU and state, 1 in the state the GPU's own readings decide for the minute, else 0. */
@@ -43,6 +57,31 @@ export const MASK_NAMES = [
 export const MEAN_GAUGES: readonly string[] = DCGM_SERIES.filter(
   (s) => s.type === 'gauge' && s.name !== 'DCGM_FI_DEV_XID_ERRORS' && !MASK_NAMES.includes(s.name as never),
 ).map((s) => s.name);
+
+/**
+ * The gauges whose mean decides a segment's state (src/lib/diagnose/: GPU-Util, memory used and memory activity, SM,
+ * tensor and DRAM activity, board power for near-idle power, PCIe for a hang): read per segment. The power limit is
+ * read too (the share of it drawn), but it holds for the window.
+ */
+export const SEGMENT_GAUGES: readonly string[] = [
+  'DCGM_FI_DEV_GPU_UTIL',
+  'DCGM_FI_DEV_MEM_COPY_UTIL',
+  'DCGM_FI_PROF_SM_ACTIVE',
+  'DCGM_FI_PROF_PIPE_TENSOR_ACTIVE',
+  'DCGM_FI_PROF_DRAM_ACTIVE',
+  'DCGM_FI_DEV_FB_USED',
+  'DCGM_FI_DEV_POWER_USAGE',
+  'DCGM_FI_PROF_PCIE_TX_BYTES',
+  'DCGM_FI_PROF_PCIE_RX_BYTES',
+];
+
+/**
+ * Read once for the window on the rules path, each segment given its mean: the power limit (the share of it drawn
+ * decides near-idle and low power, and it holds for the window). The other gauges (clocks, temperatures, free memory,
+ * occupancy, graphics engine activity) are evidence only: a segment's state, all the window's hours need, never reads
+ * them, so the rules path does not read them at all.
+ */
+export const WINDOW_GAUGES: readonly string[] = ['DCGM_FI_DEV_POWER_MGMT_LIMIT'];
 
 /** The clock event reasons that hold the clock down (every one but GpuIdle), with their bits. */
 export const LIMITING_REASONS = CLOCK_EVENT_REASONS.filter((r) => r.limiting);

@@ -2,9 +2,17 @@
  * The window's segments read through the recording rules where they cover it, raw series where they do not.
  *
  * The rules (recording-rules.ts) hold every GPU's 1-minute means, GPU-Util's least and greatest reading, each
- * clock event reason's share and each host's CPU. A segment's averages are then the mean of its 1-minute points: a
- * 7-day audit reads ~10,000 points a series instead of ~40,000 scrapes, and no bitmask subquery. The engine decides
- * every state from them as it does from raw series (steady.ts, then verdictsOf), hangs and stragglers included.
+ * clock event reason's share while it is active, the minutes the mask was read, and each host's CPU. A segment's
+ * averages are then the mean of its 1-minute points: a 7-day audit reads ~10,000 points a series instead of ~40,000
+ * scrapes, and no bitmask subquery. The engine decides every state from them as it does from raw series (steady.ts,
+ * then verdictsOf), hangs and stragglers included.
+ *
+ * Cost: an `or` between range queries costs Prometheus more than its parts (24 h of 512 GPUs, 5-minute rules: the
+ * means, least, greatest and 90th percentile in one `or` took 1.8–2.4 s, the four alone 0.9 s in all), so each part is
+ * a query of its own. Per segment only what decides its state is read (names.ts SEGMENT_GAUGES, GPU-Util's spread,
+ * and a reason's share only where one was active: a share of the segment's mask minutes); the power limit and whether
+ * the mask is exported at all come once for the run (whole-run.ts), and gauges that are evidence only are not read:
+ * 12 series a GPU per segment, not 27.
  *
  * Coverage (coverage.ts): a segment with all of its points but one in the rules is read from them, any other from raw
  * series (the rules began later than the window, stopped, or are not deployed): runs of neighbouring segments make
@@ -24,6 +32,7 @@ import { collectSegments, promDuration, type SegmentPlan } from '../segments.ts'
 import { readInBatches, withBatch, type Batch, type OnBatch } from '../batches.ts';
 import type { Coverage, RuleLevel } from './coverage.ts';
 import { RULE_NODE_CPU, RULE_NODE_MAX_CORE, RULE_UTIL_MAX, SERIES_LABEL, UTIL_SPREAD_SERIES } from './names.ts';
+import { segmentGaugesExpr, spreadOverSegments, wholeRunExpr } from './whole-run.ts';
 
 export {
   coveredSegments,
@@ -100,8 +109,9 @@ export function subPlan(
 }
 
 /**
- * One run's segments from the rules of `level`: the GPUs' means and spreads per batch of hosts, the hosts' CPU. The
- * 90th percentile always comes from the 1-minute greatest readings (the engine's own is a minute's greatest).
+ * One run's segments from the rules of `level`: per batch of hosts, the GPUs' deciding means, spreads and active
+ * reasons per segment (one range query), and the rest once for the run (one instant query, whole-run.ts); the hosts'
+ * CPU. The 90th percentile always comes from the 1-minute greatest readings (the engine's own is a minute's greatest).
  */
 async function readRules(
   client: PrometheusClient,
@@ -114,16 +124,23 @@ async function readRules(
   const stepS = plan.segmentMs / 1000;
   const first = (Math.round(endS * 1000) - (plan.count - 1) * plan.segmentMs) / 1000;
   const range = promDuration(plan.segmentMs);
+  const whole = promDuration(plan.oldestMs + (plan.count - 1) * plan.segmentMs);
   const q = (expr: string) => client.queryRange(expr, first, endS, stepS);
-  const expr = (b: Batch) => {
-    const sel = `{${withBatch(user, b)}}`;
-    return [
-      `avg_over_time(${level.means}${sel}[${range}])`,
-      `min_over_time(${level.min}${sel}[${range}])`,
-      `max_over_time(${level.max}${sel}[${range}])`,
-      // The 90th percentile of the minutes' greatest readings: the engine's own is a minute's greatest (≤ 10 scrapes).
-      `label_replace(quantile_over_time(0.9, ${RULE_UTIL_MAX}${sel}[${range}]), "${SERIES_LABEL}", "${UTIL_SPREAD_SERIES.p90}", "", "")`,
-    ].join(' or ');
+  // Each part a query of its own: an `or` between range queries costs Prometheus more than the parts themselves.
+  const parts = (sel: string) => [
+    ...segmentGaugesExpr(level, sel, range),
+    `min_over_time(${level.min}{${sel}}[${range}])`,
+    `max_over_time(${level.max}{${sel}}[${range}])`,
+    // The 90th percentile of the minutes' greatest readings: the engine's own is a minute's greatest (≤ 10 scrapes).
+    `label_replace(quantile_over_time(0.9, ${RULE_UTIL_MAX}{${sel}}[${range}]), "${SERIES_LABEL}", "${UTIL_SPREAD_SERIES.p90}", "", "")`,
+  ];
+  const read = async (b: Batch) => {
+    const sel = withBatch(user, b);
+    const [segments, once] = await Promise.all([
+      Promise.all(parts(sel).map(q)).then((r) => r.flat()),
+      client.query(wholeRunExpr(level, sel, whole), endS),
+    ]);
+    return [...segments, ...spreadOverSegments(segments, once)];
   };
   // The hosts in one query: the busiest core's share, the all-core mean (labelled), and load and memory (named).
   const hostExpr = [
@@ -132,7 +149,7 @@ async function readRules(
     `{__name__=~"${HOST_GAUGES.join('|')}"}`,
   ].join(' or ');
   const [series, host, nodeOf] = await Promise.all([
-    o.batches.then((bs) => readInBatches(bs, (b) => q(expr(b)), 'window (recording rules)', o.onBatch)),
+    o.batches.then((bs) => readInBatches(bs, read, 'window (recording rules)', o.onBatch)),
     q(hostExpr),
     o.nodeNames,
   ]);
