@@ -24,6 +24,7 @@ const prometheusOnly = [
   // rules on VictoriaMetrics).
   `${FLEET}/rules-path.test.ts`,
   `${FLEET}/rules-reasons.test.ts`,
+  `${FLEET}/rules-outdated.test.ts`,
   // Its cluster is backfilled once as Prometheus TSDB blocks and copied in (independent/cluster.ts).
   `${FLEET}/independent.test.ts`,
 ];

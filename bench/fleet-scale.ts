@@ -88,8 +88,16 @@ function rulesFiles(dir: string): string[] {
 
 const iso = (s: number) => new Date(s * 1000).toISOString().replace('.000Z', 'Z');
 
-/** vmalert's replay of `files` over [startS, endS] into VictoriaMetrics (test/fleet/vmalert-rules.test.ts's flags). */
-function replayRules(url: string, files: readonly string[], startS: number, endS: number): void {
+/**
+ * vmalert's replay of `files` over [startS, endS] into VictoriaMetrics (test/fleet/vmalert-rules.test.ts's flags).
+ * vmalert queues each query's answer whole for remote write (100,000 points by default): at 10,000 GPUs one rule's
+ * answer over its default 1,000 points a series is ~30 series a GPU × 1,000, far more, and the replay ends "queue is
+ * full". So the points a query asks for shrink as the fleet grows, and the queue holds what one query returns.
+ */
+function replayRules(url: string, files: readonly string[], startS: number, endS: number, gpus: number): void {
+  const seriesPerGpu = 30;
+  const queue = 2_000_000;
+  const pointsPerQuery = Math.max(2, Math.min(1000, Math.floor((0.75 * queue) / (gpus * seriesPerGpu))));
   const r = spawnSync(
     'vmalert',
     [
@@ -103,6 +111,8 @@ function replayRules(url: string, files: readonly string[], startS: number, endS
       '-datasource.queryStep=0s',
       '-remoteWrite.flushInterval=200ms',
       '-replay.rulesDelay=2s',
+      `-replay.maxDatapointsPerQuery=${pointsPerQuery}`,
+      `-remoteWrite.maxQueueSize=${queue}`,
     ],
     { encoding: 'utf8', maxBuffer: 64 << 20 },
   );
@@ -136,7 +146,7 @@ async function startEngine(engine: Engine, gpus: number, windowS: number, log: (
     );
     log(`victoria-metrics: ${(r.samples / 1e6).toFixed(1)} M samples imported in ${r.seconds.toFixed(0)} s`);
     const t = performance.now();
-    replayRules(vm.url, files, startS, INDEPENDENT_END_S + 60);
+    replayRules(vm.url, files, startS, INDEPENDENT_END_S + 60, gpus);
     // The replay blocked this process: the keep-alive connection the import left may be closed (EPIPE); a fresh one.
     const flush = () => fetch(`${vm.url}/internal/force_flush`, { headers: { connection: 'close' } });
     await flush().catch(flush);

@@ -40,6 +40,12 @@ const hours = (s: number) => `${(s / 3600).toFixed(1)} h`;
  * @example pathText({ path: 'raw', … }) // "Window read from raw series (path: raw): …"
  */
 export function pathText(w: AuditReport['window']): string {
+  if (w.rulesOutdated)
+    return (
+      'Window read from raw series (path: raw): the recording rules deployed are from an older ' +
+      'deploy/prometheus/saturate-rules.yml (clock event reasons recorded as saturate:dcgm:avg1m{saturate_series="reason:…"}), ' +
+      'which this audit no longer reads. Deploy the current file; the window is read from the rules again once it holds none of the old series.'
+    );
   if (w.path === 'recording-rules' || w.rulesFromS === null || w.rulesToS === null)
     return w.path === 'recording-rules'
       ? `Window read from the recording rules (path: recording-rules; ${w.rulesStepS === 300 ? 'saturate:dcgm:avg5m' : 'saturate:dcgm:avg1m'}, deploy/prometheus/saturate-rules.yml).`

@@ -163,6 +163,7 @@ describe('clock event reasons through the recording rules', () => {
       audit(client, { windowS: 3 * HOUR, endS: END_S, pricePerGpuHour: null, recordingRules });
     const [rules, raw] = [await run(true), await run(false)];
     expect(rules.window.path).toBe('recording-rules');
+    expect(rules.window.rulesOutdated).toBe(false);
     const hours = (r: AuditReport, host: string, kind: 'throttled' | 'compute-bound') =>
       r.gpus.filter((g) => g.hostname === host).reduce((a, g) => a + (g.hours[kind] ?? 0), 0);
     for (const host of ['throttled', 'throttled-then-computing', 'no-mask'])

@@ -9,6 +9,8 @@
  */
 import type { PrometheusClient } from '../prometheus-api.ts';
 import { promDuration, type SegmentPlan } from '../segments.ts';
+import { REASON_PREFIX } from '../collect.ts';
+import { matchersOf } from './whole-run.ts';
 import { timeline } from '../host-samples.ts';
 import {
   RULE_COARSE_INTERVAL_S,
@@ -63,12 +65,24 @@ export const MIN_RULES_SEGMENT_MS = 4 * RULE_INTERVAL_S * 1000;
 /** The shortest segment read from the 5-minute rules: four of their points (windows of about 9 h 20 min and up). */
 export const MIN_COARSE_SEGMENT_MS = 4 * RULE_COARSE_INTERVAL_S * 1000;
 
-/** What the rules hold for a window: the level read, per segment (oldest first) its points and whether it is covered. */
+/**
+ * What the rules hold for a window: the level read, per segment (oldest first) its points and whether it is covered.
+ * `outdated`: the window holds rules of an older rules file (below), so nothing is read from them.
+ */
 export interface Coverage {
   level: RuleLevel;
   points: (number | undefined)[];
   covered: boolean[];
+  outdated: boolean;
 }
+
+/**
+ * A selector for the clock event reasons as an older rules file recorded them: a share among the 1-minute means
+ * (`saturate:dcgm:avg1m{saturate_series="reason:…"}`), where the audit now reads reason and mask minutes (names.ts).
+ * Read as they are now, such a window has no mask minutes, and every GPU's reasons would look "not exported".
+ */
+export const outdatedReasons = (user: string): string =>
+  `${RULE_MEANS}{${matchersOf(`${SERIES_LABEL}=~"${REASON_PREFIX}.+"`, user)}}`;
 
 /**
  * Which segments (oldest first) the rules cover: all their points (one every `intervalS`) but one.
@@ -137,14 +151,30 @@ export async function windowCoverage(
   endS: number,
   rules: boolean,
 ): Promise<Coverage> {
-  const none: Coverage = { level: MINUTE_LEVEL, points: [], covered: new Array<boolean>(plan.count).fill(false) };
+  const none = (outdated: boolean): Coverage => ({
+    level: MINUTE_LEVEL,
+    points: [],
+    covered: new Array<boolean>(plan.count).fill(false),
+    outdated,
+  });
+  if (!rules || plan.segmentMs < MIN_RULES_SEGMENT_MS) return none(false);
   const at = async (level: RuleLevel): Promise<Coverage> => {
     const points = await rulePoints(client, user, plan, endS, level);
-    return { level, points, covered: coveredSegments(points, plan.segmentMs, plan.oldestMs, level.intervalS) };
+    const covered = coveredSegments(points, plan.segmentMs, plan.oldestMs, level.intervalS);
+    return { level, points, covered, outdated: false };
   };
-  if (rules && plan.segmentMs >= MIN_COARSE_SEGMENT_MS) {
-    const coarse = await at(FIVE_MINUTE_LEVEL);
-    if (coarse.covered.some(Boolean)) return coarse;
-  }
-  return rules && plan.segmentMs >= MIN_RULES_SEGMENT_MS ? at(MINUTE_LEVEL) : none;
+  // Asked beside the coverage: a selector no series matches (rules as they are now) is an index lookup, no samples.
+  const windowMs = plan.oldestMs + (plan.count - 1) * plan.segmentMs;
+  const outdated = client
+    .query(`count(last_over_time(${outdatedReasons(user)}[${promDuration(windowMs)}]))`, endS)
+    .then((r) => (r[0]?.value ?? 0) > 0);
+  const coverage = (async () => {
+    if (plan.segmentMs >= MIN_COARSE_SEGMENT_MS) {
+      const coarse = await at(FIVE_MINUTE_LEVEL);
+      if (coarse.covered.some(Boolean)) return coarse;
+    }
+    return at(MINUTE_LEVEL);
+  })();
+  const [old, c] = await Promise.all([outdated, coverage]);
+  return old ? none(true) : c;
 }

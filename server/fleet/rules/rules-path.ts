@@ -56,6 +56,8 @@ export interface PathTaken {
   rulesToS: number | null;
   /** The rules' step read, s: 60 (the 1-minute rules) or 300 (the 5-minute ones, for long windows); null on raw. */
   rulesStepS: number | null;
+  /** The window holds rules of an older rules file, so it was read from raw series (coverage.ts outdatedReasons). */
+  rulesOutdated: boolean;
 }
 
 /** The `saturate_series` label the hosts' all-core mean is read back under (beside the busiest core's share). */
@@ -170,7 +172,7 @@ export async function windowSegments(
 ): Promise<{ runs: SegmentRun[]; taken: PathTaken }> {
   const user = selectorMatchers(o.selector);
   const { plan, endS } = o;
-  const { level, covered } = await o.coverage;
+  const { level, covered, outdated } = await o.coverage;
   const runs = await Promise.all(
     runsOf(covered).map(async (r): Promise<SegmentRun> => {
       const part = subPlan(plan, endS, r.from, r.to);
@@ -180,11 +182,11 @@ export async function windowSegments(
       return { hosts, ...part, fromRules: r.rules, ...(r.rules ? { stepS: level.intervalS } : {}) };
     }),
   );
-  return { runs, taken: pathTaken(runs) };
+  return { runs, taken: { ...pathTaken(runs), rulesOutdated: outdated } };
 }
 
 /** What the runs read, for the report. */
-export function pathTaken(runs: readonly Omit<SegmentRun, 'hosts'>[]): PathTaken {
+export function pathTaken(runs: readonly Omit<SegmentRun, 'hosts'>[]): Omit<PathTaken, 'rulesOutdated'> {
   const rules = runs.filter((r) => r.fromRules);
   const seconds = (r: Omit<SegmentRun, 'hosts'>) => (r.plan.oldestMs + (r.plan.count - 1) * r.plan.segmentMs) / 1000;
   const rulesS = rules.reduce((a, r) => a + seconds(r), 0);
