@@ -83,11 +83,18 @@ interface ApiBody {
   };
 }
 
-/** A PromQL expression shortened for a message: its start and its end, where a selector's matchers are. */
-const shortQuery = (expr: string) => {
-  const flat = terminalText(expr, 100_000);
-  return flat.length > 240 ? `${flat.slice(0, 100)} … ${flat.slice(-130)}` : flat;
+/** `text` terminal-safe, and when long its first `head` and last `tail` characters. */
+const ends = (text: string, head: number, tail: number) => {
+  const flat = terminalText(text, 100_000);
+  return flat.length > head + tail + 10 ? `${flat.slice(0, head)} … ${flat.slice(-tail)}` : flat;
 };
+/** A PromQL expression shortened for a message: its start and its end, where a selector's matchers are. */
+const shortQuery = (expr: string) => ends(expr, 100, 130);
+/**
+ * An engine's error shortened for a message: its start and its end. VictoriaMetrics puts the whole query first and
+ * its reason last ("…: too many points …; cannot exceed -search.maxPointsPerTimeseries=30000"), so a cut end loses it.
+ */
+const engineSaid = (error: string) => ends(error, 100, 220);
 
 /**
  * The engine's own time limit in its error text, as it names it, or null: VictoriaMetrics answers HTTP 422 with
@@ -204,7 +211,7 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
     const shaped = list ? Array.isArray(body?.data) : Array.isArray(body?.data?.result);
     if (body?.status !== 'success' || !body.data || !shaped) {
       const kind = res.status === 400 || body?.errorType === 'bad_data' ? 'bad-query' : 'refused';
-      const said = typeof body?.error === 'string' ? terminalText(body.error, 300) : `HTTP ${res.status}`;
+      const said = typeof body?.error === 'string' ? engineSaid(body.error) : `HTTP ${res.status}`;
       const own = typeof body?.error === 'string' ? engineTimeout(body.error) : null;
       const timedOut = own !== null || body?.errorType === 'timeout' || res.status === 503;
       if (timedOut || /query timed out|deadline exceeded/i.test(body?.error ?? ''))

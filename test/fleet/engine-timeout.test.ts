@@ -2,7 +2,7 @@
  * An engine that ends a query at its own time limit is a timeout (the audit's exit 4) that names the engine's flag,
  * not "Prometheus said: error when executing query=…" cut before the reason. VictoriaMetrics (Debian's real one)
  * answers HTTP 422 with the whole query first and the reason last; at its default (30 s) the raw audit of 512 GPUs
- * over 24 h ended so in bench/fleet-scale.ts.
+ * over 24 h ended so in bench/fleet-scale.ts. Any other limit of its own is said with its reason, not cut after the query.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,10 @@ beforeAll(async () => {
   for (let i = 0; i < 2000; i++) for (let t = END_S - 7200; t < END_S; t += 60) lines.push(`m{i="${i}"} ${i} ${t}`);
   const file = join(dir, 'm.om');
   writeFileSync(file, `${lines.join('\n')}\n# EOF\n`);
-  vm = await startEngine('victoria-metrics', { openMetricsFile: file, args: ['-search.maxQueryDuration=1s'] });
+  vm = await startEngine('victoria-metrics', {
+    openMetricsFile: file,
+    args: ['-search.maxQueryDuration=1s', '-search.maxPointsPerTimeseries=10000'],
+  });
 });
 
 afterAll(async () => {
@@ -40,5 +43,17 @@ test('VictoriaMetrics ending a query at -search.maxQueryDuration is a timeout th
   expect((err as PrometheusError).kind).toBe('timeout');
   expect((err as PrometheusError).message).toMatch(
     /stopped query quantile_over_time\(0\.9, m\[2h\]\) at its own time limit \(1 s, -search\.maxQueryDuration\); raise it .*recording rules/,
+  );
+});
+
+test('any other limit VictoriaMetrics names after a long query is in the message: its reason and flag, not only the query', async () => {
+  const client = createPrometheusClient({ url: vm.url, timeoutMs: 120_000 });
+  // A batch's selector names its hosts: hundreds of characters of query before the engine's reason.
+  const hosts = Array.from({ length: 150 }, (_, i) => i).join('|');
+  const err = await client.queryRange(`avg_over_time(m{i=~"${hosts}"}[10m])`, END_S - 7200, END_S, 0.5).catch((e) => e);
+  expect(err).toBeInstanceOf(PrometheusError);
+  expect((err as PrometheusError).kind).toBe('refused');
+  expect((err as PrometheusError).message).toMatch(
+    /said: error when executing query=.* … .*too many points.*-search\.maxPointsPerTimeseries=10000/,
   );
 });
