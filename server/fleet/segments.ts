@@ -62,7 +62,8 @@ export const reasonStepMs = (plan: SegmentPlan, scrapeS: number): number =>
 export const promDuration = (ms: number): string => `${Math.max(1, Math.round(ms))}ms`;
 
 /**
- * Per-segment averages of every dcgm-exporter gauge in one query per batch of hosts (batches.ts). Functions drop `__name__`, and `or` matches
+ * Per-segment averages of every dcgm-exporter gauge in one query per batch of hosts (batches.ts; several where one
+ * would be over MAX_QUERY_CHARS). Functions drop `__name__`, and `or` matches
  * series on their labels without it, so each average carries its series name in a label of its own
  * (`saturate_series`) that keeps the union's members apart; it becomes `__name__` again here. Clock event
  * reasons are a bitmask, which has no average: for each limiting reason the query takes the share of scrapes
@@ -89,10 +90,14 @@ export async function collectSegments(
   const subStepMs = Math.max(subqueryStepMs(plan.segmentMs, scrapeS * 1000), reasonStepMs(plan, scrapeS));
   const pieces = subqueryPieces(Math.round(first * 1000), Math.round(endS * 1000), plan.segmentMs, subStepMs);
   const read = async (b: Batch) => {
-    const expr = segmentsExpr(withBatch(userSel, b), plan, subStepMs);
-    const parts: RangeSeries[][] = [];
-    for (const [fromMs, toMs] of pieces) parts.push(await client.queryRange(expr, fromMs / 1000, toMs / 1000, stepS));
-    return joinPieces(parts);
+    const out: RangeSeries[] = [];
+    // Usually one query; a batch whose selector is long (many hosts, long names) is sent as several.
+    for (const expr of orGroups(segmentsParts(withBatch(userSel, b), plan, subStepMs))) {
+      const parts: RangeSeries[][] = [];
+      for (const [fromMs, toMs] of pieces) parts.push(await client.queryRange(expr, fromMs / 1000, toMs / 1000, stepS));
+      out.push(...joinPieces(parts));
+    }
+    return out;
   };
   const [series, hosts] = await Promise.all([
     batches.then((bs) => readInBatches(bs, read, 'window', onBatch)),
@@ -151,8 +156,35 @@ export function joinPieces(parts: RangeSeries[][]): RangeSeries[] {
   return [...byLabels.values()];
 }
 
-/** The segments query for the series `user` (matchers without braces) selects. */
-function segmentsExpr(user: string, plan: SegmentPlan, subStepMs: number): string {
+/**
+ * The longest query the audit sends, in characters. VictoriaMetrics refuses a query over 16,384 bytes
+ * (`-search.maxQueryLen`): the segments query names its batch's hosts in each of its ~27 parts, so 50 hosts of
+ * 512 GPUs made 38,900 bytes (bench/fleet-scale.ts). The margin covers the rest of the request.
+ */
+export const MAX_QUERY_CHARS = 15_000;
+
+/**
+ * `parts` joined with `or` into as few queries as keep each under `maxChars` (a part longer than that alone is a
+ * query of its own). Each part's series carry their own `saturate_series`, so the union of the answers is the answer.
+ * @example orGroups(['a', 'b', 'c'], 6) // ['a or b', 'c']
+ * @example orGroups(['a', 'b'], 100) // ['a or b']
+ */
+export function orGroups(parts: readonly string[], maxChars: number = MAX_QUERY_CHARS): string[] {
+  const out: string[] = [];
+  let group = '';
+  for (const p of parts) {
+    const joined = group ? `${group} or ${p}` : p;
+    if (group && joined.length > maxChars) {
+      out.push(group);
+      group = p;
+    } else group = joined;
+  }
+  if (group) out.push(group);
+  return out;
+}
+
+/** The segments query's parts (to be joined with `or`) for the series `user` (matchers without braces) selects. */
+function segmentsParts(user: string, plan: SegmentPlan, subStepMs: number): string[] {
   const skip = new Set(['DCGM_FI_DEV_XID_ERRORS', 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS']); // codes and bitmasks have no average
   const names = DCGM_SERIES.filter((s) => s.type === 'gauge' && !skip.has(s.name)).map((s) => s.name);
   const tag = (expr: string, name: string) => `label_replace(${expr}, "saturate_series", "${name}", "", "")`;
@@ -177,7 +209,7 @@ function segmentsExpr(user: string, plan: SegmentPlan, subStepMs: number): strin
         `${REASON_PREFIX}${r.name}`,
       ),
     ),
-  ].join(' or ');
+  ];
 }
 
 /** The hours a segment stamped `sampledAtMs` stands for: the oldest takes the remainder. */
