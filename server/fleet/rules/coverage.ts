@@ -10,7 +10,6 @@
 import type { PrometheusClient } from '../prometheus-api.ts';
 import { promDuration, type SegmentPlan } from '../segments.ts';
 import { REASON_PREFIX } from '../collect.ts';
-import { matchersOf } from './whole-run.ts';
 import { timeline } from '../host-samples.ts';
 import {
   RULE_COARSE_INTERVAL_S,
@@ -82,7 +81,7 @@ export interface Coverage {
  * Read as they are now, such a window has no mask minutes, and every GPU's reasons would look "not exported".
  */
 export const outdatedReasons = (user: string): string =>
-  `${RULE_MEANS}{${matchersOf(`${SERIES_LABEL}=~"${REASON_PREFIX}.+"`, user)}}`;
+  `${RULE_MEANS}{${[`${SERIES_LABEL}=~"${REASON_PREFIX}.+"`, user].filter(Boolean).join(', ')}}`;
 
 /**
  * Which segments (oldest first) the rules cover: all their points (one every `intervalS`) but one.
