@@ -58,8 +58,11 @@ export async function targetBatches(
   }
 }
 
+/** `matchers` (without braces, some empty) as one selector body. @example matchersOf('a="1"', '', 'b="2"') // 'a="1", b="2"' */
+export const matchersOf = (...matchers: string[]): string => matchers.filter(Boolean).join(', ');
+
 /** `user` matchers (without braces) joined with a batch's. */
-export const withBatch = (user: string, batch: Batch): string => [user, batch].filter(Boolean).join(', ');
+export const withBatch = (user: string, batch: Batch): string => matchersOf(user, batch);
 
 /** What a long read reports: `done` of `total` batches of `what`. */
 export type OnBatch = (what: string, done: number, total: number) => void;

@@ -10,6 +10,7 @@
 import type { PrometheusClient } from '../prometheus-api.ts';
 import { promDuration, type SegmentPlan } from '../segments.ts';
 import { REASON_PREFIX } from '../collect.ts';
+import { matchersOf } from '../batches.ts';
 import { timeline } from '../host-samples.ts';
 import {
   RULE_COARSE_INTERVAL_S,
@@ -81,7 +82,7 @@ export interface Coverage {
  * Read as they are now, such a window has no mask minutes, and every GPU's reasons would look "not exported".
  */
 export const outdatedReasons = (user: string): string =>
-  `${RULE_MEANS}{${[`${SERIES_LABEL}=~"${REASON_PREFIX}.+"`, user].filter(Boolean).join(', ')}}`;
+  `${RULE_MEANS}{${matchersOf(`${SERIES_LABEL}=~"${REASON_PREFIX}.+"`, user)}}`;
 
 /**
  * Which segments (oldest first) the rules cover: all their points (one every `intervalS`) but one.
@@ -128,7 +129,7 @@ async function rulePoints(
 ): Promise<(number | undefined)[]> {
   const stepS = plan.segmentMs / 1000;
   const first = (Math.round(endS * 1000) - (plan.count - 1) * plan.segmentMs) / 1000;
-  const sel = [`${SERIES_LABEL}="DCGM_FI_DEV_GPU_UTIL"`, user].filter(Boolean).join(', ');
+  const sel = matchersOf(`${SERIES_LABEL}="DCGM_FI_DEV_GPU_UTIL"`, user);
   const r = await client.queryRange(
     `max(count_over_time(${level.means}{${sel}}[${promDuration(plan.segmentMs)}]))`,
     first,

@@ -8,12 +8,10 @@
  * The clock event reasons themselves are read per segment, but only where one was active (the rules record no 0).
  */
 import { gpuKeyOf, MASK_MINUTES_SERIES } from '../collect.ts';
+import { matchersOf } from '../batches.ts';
 import type { InstantSeries, RangeSeries } from '../prometheus-api.ts';
 import type { RuleLevel } from './coverage.ts';
 import { SEGMENT_GAUGES, SERIES_LABEL, WINDOW_GAUGES } from './names.ts';
-
-/** `matchers` (without braces, some empty) as one selector body. @example matchersOf('a="1"', '', 'b="2"') // 'a="1", b="2"' */
-export const matchersOf = (...matchers: string[]): string => matchers.filter(Boolean).join(', ');
 
 /** A `saturate_series` matcher for any of `names`. */
 const seriesIn = (names: readonly string[]) => `${SERIES_LABEL}=~"${names.join('|')}"`;
