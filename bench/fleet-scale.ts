@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { audit, type AuditReport } from '../server/fleet/audit.ts';
 import { aggregateRulesYaml, fiveMinuteRulesYaml } from '../server/fleet/rules/recording-rules.ts';
+import { terminalEnds } from '../server/fleet/plain-text.ts';
 import { backfilledCluster, INDEPENDENT_END_S, SCRAPE_S } from '../test/fleet/independent/cluster.ts';
 import { planCluster } from '../test/fleet/independent/plan.ts';
 import { importIntoVictoriaMetrics } from '../test/fleet/independent/vm-import.ts';
@@ -188,6 +189,24 @@ async function auditCost(
   };
 }
 
+/** A row with nothing measured yet, or nothing at all (`note` says why). */
+const emptyRow = (gpus: number, engine: Engine, windowH: number, note: string): ScaleRow => ({
+  gpus,
+  engine,
+  windowH,
+  plainS: null,
+  plainCpuS: null,
+  plainSamples: 0,
+  rules: null,
+  raw: null,
+  path: '',
+  rulesBackfillS: null,
+  note,
+});
+
+/** An error for a table cell: its start and its end, where an engine's or vmalert's reason is. */
+const noteOf = (err: unknown): string => terminalEnds(err instanceof Error ? err.message : String(err), 80, 200);
+
 /** One size on one engine: the plain query (best of two), one audit through the rules and one from raw series. */
 async function measure(
   engine: Engine,
@@ -197,19 +216,7 @@ async function measure(
   log: (s: string) => void,
 ): Promise<ScaleRow> {
   const windowS = windowH * 3600;
-  const row: ScaleRow = {
-    gpus,
-    engine,
-    windowH,
-    plainS: null,
-    plainCpuS: null,
-    plainSamples: 0,
-    rules: null,
-    raw: null,
-    path: '',
-    rulesBackfillS: null,
-    note: '',
-  };
+  const row = emptyRow(gpus, engine, windowH, '');
   const e = await startEngine(engine, gpus, windowS, log);
   row.rulesBackfillS = e.rulesBackfillS;
   try {
@@ -235,10 +242,8 @@ async function measure(
       try {
         row.raw = (await auditCost(t, e.url, windowS, false)).cost;
       } catch (err) {
-        const m = err instanceof Error ? err.message : String(err);
-        // The reason is at the end of an engine's message (after the query): keep both ends.
-        row.note = `raw audit: ${m.length > 300 ? `${m.slice(0, 80)} … ${m.slice(-200)}` : m}`;
-        log(`${engine} ${gpus} GPUs: raw audit failed: ${m}`);
+        row.note = `raw audit: ${noteOf(err)}`;
+        log(`${engine} ${gpus} GPUs: raw audit failed: ${err instanceof Error ? err.message : String(err)}`);
       }
     log(
       `${engine} ${gpus} GPUs ${windowH} h: rules audit ${row.rules.busyS.toFixed(2)} s in flight, ${row.rules.s.toFixed(2)} s wall (${row.path}), ` +
@@ -285,19 +290,7 @@ export async function benchScale(
       } catch (e) {
         // One size or engine failing (out of memory, a missing vmalert) leaves the others' rows.
         log(`${engine} ${gpus} GPUs: ${e instanceof Error ? e.message : String(e)}`);
-        rows.push({
-          gpus,
-          engine,
-          windowH,
-          plainS: null,
-          plainCpuS: null,
-          plainSamples: 0,
-          rules: null,
-          raw: null,
-          path: '',
-          rulesBackfillS: null,
-          note: `failed: ${String(e).slice(0, 120)}`,
-        });
+        rows.push(emptyRow(gpus, engine, windowH, `failed: ${noteOf(e)}`));
       }
     }
   const note =

@@ -22,6 +22,16 @@ export function terminalText(text: string, maxChars = 500): string {
 }
 
 /**
+ * `text` terminal-safe (terminalText), and when long its first `head` and last `tail` characters: an engine's error
+ * names the query first and its reason last, so a cut end would lose the reason.
+ * @example terminalEnds('abcdefghijklmnopqrstuvwxyz', 2, 3) // 'ab … xyz'
+ */
+export function terminalEnds(text: string, head: number, tail: number): string {
+  const flat = terminalText(text, 100_000);
+  return flat.length > head + tail + 10 ? `${flat.slice(0, head)} … ${flat.slice(-tail)}` : flat;
+}
+
+/**
  * `text` as the content of one Markdown table cell: terminal-safe (above), then `&`, `<` and `>` as entities
  * (no HTML), and the characters Markdown gives a meaning (`\ | [ ] ( ) * _ \` ~ # !`) backslash-escaped, so
  * a label value can neither add a column, nor start a link, an image or emphasis.

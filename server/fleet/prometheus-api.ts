@@ -5,7 +5,7 @@
  * See https://prometheus.io/docs/prometheus/latest/querying/api/
  */
 import { readCredentialFile } from './credentials.ts';
-import { redactUrl, terminalText, withoutSecrets } from './plain-text.ts';
+import { redactUrl, terminalEnds, terminalText, withoutSecrets } from './plain-text.ts';
 import { PrometheusError } from './prometheus-error.ts';
 import { DEFAULT_QUERY_TIMEOUT_S, MAX_QUERY_TIMEOUT_S, parseQueryTimeout } from './query-timeout.ts';
 
@@ -83,18 +83,13 @@ interface ApiBody {
   };
 }
 
-/** `text` terminal-safe, and when long its first `head` and last `tail` characters. */
-const ends = (text: string, head: number, tail: number) => {
-  const flat = terminalText(text, 100_000);
-  return flat.length > head + tail + 10 ? `${flat.slice(0, head)} … ${flat.slice(-tail)}` : flat;
-};
 /** A PromQL expression shortened for a message: its start and its end, where a selector's matchers are. */
-const shortQuery = (expr: string) => ends(expr, 100, 130);
+const shortQuery = (expr: string) => terminalEnds(expr, 100, 130);
 /**
  * An engine's error shortened for a message: its start and its end. VictoriaMetrics puts the whole query first and
  * its reason last ("…: too many points …; cannot exceed -search.maxPointsPerTimeseries=30000"), so a cut end loses it.
  */
-const engineSaid = (error: string) => ends(error, 100, 220);
+const engineSaid = (error: string) => terminalEnds(error, 100, 220);
 
 /**
  * The engine's own time limit in its error text, as it names it, or null: VictoriaMetrics answers HTTP 422 with
