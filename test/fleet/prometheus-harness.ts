@@ -10,6 +10,7 @@ import { cpSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.ts';
+import { writeClusterOpenMetrics, type SimHost } from './cluster.ts';
 import {
   hasVictoriaMetrics,
   startVictoriaMetrics,
@@ -183,4 +184,35 @@ export async function backfillRulesInTurn(
 ): Promise<RunningPrometheus> {
   for (const file of rulesFiles) prom = await backfillRules(prom, file, startS, endS);
   return prom;
+}
+
+/** deploy/prometheus/saturate-rules.yml: the recording rules a platform team deploys. */
+export const RULES_FILE = join(import.meta.dirname, '..', '..', 'deploy', 'prometheus', 'saturate-rules.yml');
+
+/**
+ * Prometheus holding `hosts` simulated from `fromS` to `endS` at a 30 s scrape, with RULES_FILE and then each of
+ * `moreRules` (rules files' YAML: the 5-minute group, which reads the 1-minute one, or an older file's rules)
+ * backfilled in turn over [`rulesFromS`, `endS` + 60 s] (backfillRulesInTurn).
+ */
+export async function prometheusWithRules(o: {
+  hosts: SimHost[];
+  fromS: number;
+  endS: number;
+  rulesFromS: number;
+  moreRules: readonly string[];
+}): Promise<RunningPrometheus> {
+  const dir = mkdtempSync(join(tmpdir(), 'saturate-rules-'));
+  try {
+    const cluster = join(dir, 'cluster.om');
+    await writeClusterOpenMetrics(cluster, o.hosts, o.fromS * 1000, o.endS * 1000, 30_000);
+    const more = o.moreRules.map((yaml, i) => {
+      const file = join(dir, `rules-${i}.yml`);
+      writeFileSync(file, yaml);
+      return file;
+    });
+    const prom = await startPrometheus({ openMetricsFile: cluster });
+    return await backfillRulesInTurn(prom, [RULES_FILE, ...more], o.rulesFromS, o.endS + 60);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

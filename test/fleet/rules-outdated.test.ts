@@ -5,26 +5,17 @@
  * throttled GPU would look as if it did not export its reasons. A platform team that upgrades Saturate before it
  * redeploys the rules file gets the window read from raw series (the right hours) and a report that says why.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { audit } from '../../server/fleet/audit.ts';
 import { createPrometheusClient, type PrometheusClient } from '../../server/fleet/prometheus-api.ts';
 import { pathText } from '../../server/fleet/report.ts';
-import { writeClusterOpenMetrics, type SimHost } from './cluster.ts';
-import {
-  backfillRulesInTurn,
-  PROMETHEUS_TEST_LIMITS,
-  startPrometheus,
-  type RunningPrometheus,
-} from './prometheus-harness.ts';
+import type { SimHost } from './cluster.ts';
+import { prometheusWithRules, PROMETHEUS_TEST_LIMITS, type RunningPrometheus } from './prometheus-harness.ts';
 
 vi.setConfig(PROMETHEUS_TEST_LIMITS);
 
 const HOUR = 3600;
 const END_S = Date.UTC(2026, 10, 30, 12, 0, 0) / 1000;
-const RULES = join(import.meta.dirname, '..', '..', 'deploy', 'prometheus', 'saturate-rules.yml');
 const HOSTS: SimHost[] = [
   { hostname: 'throttled', phases: [{ fromMs: 0, scenario: 'throttled' }] },
   { hostname: 'computing', phases: [{ fromMs: 0, scenario: 'compute-bound' }] },
@@ -40,27 +31,21 @@ const OLD_REASON_RULE = `groups:
           saturate_series: "reason:SwThermalSlowdown"
 `;
 let prom: RunningPrometheus;
-let dir: string;
 let client: PrometheusClient;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'saturate-rules-outdated-'));
-  const file = join(dir, 'cluster.om');
-  await writeClusterOpenMetrics(file, HOSTS, (END_S - 3 * HOUR) * 1000, END_S * 1000, 30_000);
-  const old = join(dir, 'old-rules.yml');
-  writeFileSync(old, OLD_REASON_RULE);
-  prom = await backfillRulesInTurn(
-    await startPrometheus({ openMetricsFile: file }),
-    [RULES, old],
-    END_S - 3 * HOUR,
-    END_S + 60,
-  );
+  prom = await prometheusWithRules({
+    hosts: HOSTS,
+    fromS: END_S - 3 * HOUR,
+    endS: END_S,
+    rulesFromS: END_S - 3 * HOUR,
+    moreRules: [OLD_REASON_RULE],
+  });
   client = createPrometheusClient({ url: prom.url });
 }, 600_000);
 
 afterAll(async () => {
   await prom?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('recording rules from an older rules file', () => {

@@ -4,54 +4,39 @@
  * per scenario, and one on dcgm-exporter 3.x). Read through the rules or through raw series, the same GPUs get the same states and hours; a window
  * the rules cover only in part is read both ways and counted whole; the report names the path it took.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { audit, type AuditReport } from '../../server/fleet/audit.ts';
 import { createPrometheusClient } from '../../server/fleet/prometheus-api.ts';
 import { runAudit } from '../../scripts/audit.ts';
-import { scenarioCluster, writeClusterOpenMetrics, type SimHost } from './cluster.ts';
+import { scenarioCluster, type SimHost } from './cluster.ts';
 import { fiveMinuteRulesYaml } from '../../server/fleet/rules/recording-rules.ts';
-import {
-  backfillRulesInTurn,
-  startPrometheus,
-  type RunningPrometheus,
-  PROMETHEUS_TEST_LIMITS,
-} from './prometheus-harness.ts';
+import { prometheusWithRules, type RunningPrometheus, PROMETHEUS_TEST_LIMITS } from './prometheus-harness.ts';
 
 vi.setConfig(PROMETHEUS_TEST_LIMITS);
 
 const HOUR = 3600;
 const END_S = Date.UTC(2026, 10, 30, 12, 0, 0) / 1000;
-const RULES = join(import.meta.dirname, '..', '..', 'deploy', 'prometheus', 'saturate-rules.yml');
 /** One host per scenario, and a throttled host on dcgm-exporter 3.x (DCGM_FI_DEV_CLOCK_THROTTLE_REASONS, Hostname). */
 const HOSTS: SimHost[] = [
   ...scenarioCluster(),
   { hostname: 'old-throttled', phases: [{ fromMs: 0, scenario: 'throttled' }], exporter3x: true },
 ];
 let prom: RunningPrometheus;
-let dir: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'saturate-rules-path-'));
-  const file = join(dir, 'cluster.om');
-  await writeClusterOpenMetrics(file, HOSTS, (END_S - 6 * HOUR) * 1000, END_S * 1000, 30_000);
   // The rules began 3 h before the end: the first half of a 6 h window has raw series only. The 5-minute group reads
   // the 1-minute one: backfilled again once those are in Prometheus.
-  const coarse = join(dir, 'rules-5m.yml');
-  writeFileSync(coarse, fiveMinuteRulesYaml());
-  prom = await backfillRulesInTurn(
-    await startPrometheus({ openMetricsFile: file }),
-    [RULES, coarse],
-    END_S - 3 * HOUR,
-    END_S + 60,
-  );
+  prom = await prometheusWithRules({
+    hosts: HOSTS,
+    fromS: END_S - 6 * HOUR,
+    endS: END_S,
+    rulesFromS: END_S - 3 * HOUR,
+    moreRules: [fiveMinuteRulesYaml()],
+  });
 }, 600_000);
 
 afterAll(async () => {
   await prom?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** The expressions of the queries the last `run` sent. */

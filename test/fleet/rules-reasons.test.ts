@@ -6,9 +6,6 @@
  * GPU, the rules path says what the raw path says: each reason's share, "no reason active" where the mask reads 0,
  * and "not exported" where there is no mask.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { audit, type AuditReport } from '../../server/fleet/audit.ts';
 import { gpuMatch, nodeNamesAt, type FleetHost } from '../../server/fleet/collect.ts';
@@ -20,19 +17,13 @@ import { windowCoverage } from '../../server/fleet/rules/coverage.ts';
 import { windowSegments } from '../../server/fleet/rules/rules-path.ts';
 import { RULE_MASK, RULE_REASON } from '../../server/fleet/rules/names.ts';
 import { fiveMinuteRulesYaml } from '../../server/fleet/rules/recording-rules.ts';
-import { writeClusterOpenMetrics, type SimHost } from './cluster.ts';
-import {
-  backfillRulesInTurn,
-  PROMETHEUS_TEST_LIMITS,
-  startPrometheus,
-  type RunningPrometheus,
-} from './prometheus-harness.ts';
+import type { SimHost } from './cluster.ts';
+import { prometheusWithRules, PROMETHEUS_TEST_LIMITS, type RunningPrometheus } from './prometheus-harness.ts';
 
 vi.setConfig(PROMETHEUS_TEST_LIMITS);
 
 const HOUR = 3600;
 const END_S = Date.UTC(2026, 10, 30, 12, 0, 0) / 1000;
-const RULES = join(import.meta.dirname, '..', '..', 'deploy', 'prometheus', 'saturate-rules.yml');
 /** Throttled until 1 h 40 min into the 3 h window: mid-segment (segments of 6 min 26 s). */
 const THROTTLED_UNTIL_MS = (100 * 60 + 13) * 1000;
 const HOSTS: SimHost[] = [
@@ -48,27 +39,21 @@ const HOSTS: SimHost[] = [
   { hostname: 'no-mask', phases: [{ fromMs: 0, scenario: 'compute-bound' }], noMask: true },
 ];
 let prom: RunningPrometheus;
-let dir: string;
 let client: PrometheusClient;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'saturate-rules-reasons-'));
-  const file = join(dir, 'cluster.om');
-  await writeClusterOpenMetrics(file, HOSTS, (END_S - 3 * HOUR) * 1000, END_S * 1000, 30_000);
-  const coarse = join(dir, 'rules-5m.yml');
-  writeFileSync(coarse, fiveMinuteRulesYaml());
-  prom = await backfillRulesInTurn(
-    await startPrometheus({ openMetricsFile: file }),
-    [RULES, coarse],
-    END_S - 3 * HOUR,
-    END_S + 60,
-  );
+  prom = await prometheusWithRules({
+    hosts: HOSTS,
+    fromS: END_S - 3 * HOUR,
+    endS: END_S,
+    rulesFromS: END_S - 3 * HOUR,
+    moreRules: [fiveMinuteRulesYaml()],
+  });
   client = createPrometheusClient({ url: prom.url });
 }, 600_000);
 
 afterAll(async () => {
   await prom?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** Per GPU (`host/gpu`) and segment end (ms): its reasons' shares, or null where the reasons are not exported. */
