@@ -46,8 +46,8 @@ export async function hostSamplesOver(
     ),
     nodeNames ?? nodeNamesAt(client, endS),
   ]);
-  // The rate drops the metric name; the gauges keep theirs.
-  const [cpuSeries, hostSeries] = splitBy(series, (s) => s.labels['__name__'] === undefined);
+  // The gauges by their names; the rest is the CPU (Prometheus drops its name, an engine may keep it).
+  const [hostSeries, cpuSeries] = splitBy(series, (s) => HOST_GAUGES.includes(s.labels['__name__'] ?? ''));
   return buildHostSamples(cpuSeries, hostSeries, nodeOf, timeline(startS, endS, stepS));
 }
 

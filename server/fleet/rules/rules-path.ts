@@ -60,8 +60,9 @@ export interface PathTaken {
   rulesOutdated: boolean;
 }
 
-/** The `saturate_series` label the hosts' all-core mean is read back under (beside the busiest core's share). */
+/** The `saturate_series` labels the hosts' all-core mean and busiest core's share are read back under. */
 const NODE_MEAN = 'node:mean';
+const NODE_MAX_CORE = 'node:max-core';
 
 /** One run of neighbouring segments, read one way: its hosts, its part of the plan, and its end. */
 export interface SegmentRun {
@@ -144,9 +145,10 @@ async function readRules(
     ]);
     return [...segments, ...spreadOverSegments(segments, once)];
   };
-  // The hosts in one query: the busiest core's share, the all-core mean (labelled), and load and memory (named).
+  // The hosts in one query: the busiest core's share and the all-core mean (each labelled: VictoriaMetrics keeps a
+  // rule's name through avg_over_time, Prometheus drops it), and load and memory (named).
   const hostExpr = [
-    `avg_over_time(${RULE_NODE_MAX_CORE}[${range}])`,
+    `label_replace(avg_over_time(${RULE_NODE_MAX_CORE}[${range}]), "${SERIES_LABEL}", "${NODE_MAX_CORE}", "", "")`,
     `label_replace(avg_over_time(${RULE_NODE_CPU}[${range}]), "${SERIES_LABEL}", "${NODE_MEAN}", "", "")`,
     `{__name__=~"${HOST_GAUGES.join('|')}"}`,
   ].join(' or ');
@@ -156,7 +158,7 @@ async function readRules(
     o.nodeNames,
   ]);
   for (const s of series) s.labels['__name__'] = s.labels[SERIES_LABEL] ?? '';
-  const [gauges, cpu] = splitBy(host, (s) => s.labels['__name__'] !== undefined);
+  const [cpu, gauges] = splitBy(host, (s) => s.labels[SERIES_LABEL] !== undefined);
   const [cpuMean, maxCore] = splitBy(cpu, (s) => s.labels[SERIES_LABEL] === NODE_MEAN);
   // Hosts without the node rules (node-exporter rules not deployed) are read raw.
   const hosts = maxCore.length

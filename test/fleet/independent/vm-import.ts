@@ -10,7 +10,8 @@ import { clusterWriter } from './write.ts';
 
 const CHUNK = 16 << 20;
 
-async function postFile(url: string, file: string): Promise<void> {
+/** Posts `file` to VictoriaMetrics' `path` (an import endpoint) in bodies of about 16 MB cut at line ends. */
+export async function postFile(url: string, file: string, path = '/api/v1/import/prometheus'): Promise<void> {
   const fd = openSync(file, 'r');
   try {
     const size = statSync(file).size;
@@ -19,7 +20,7 @@ async function postFile(url: string, file: string): Promise<void> {
     while (pos < size) {
       const n = readSync(fd, buf, 0, CHUNK, pos);
       const end = n < CHUNK ? n : buf.lastIndexOf(0x0a, n - 1) + 1;
-      const res = await fetch(`${url}/api/v1/import/prometheus`, { method: 'POST', body: buf.subarray(0, end) });
+      const res = await fetch(`${url}${path}`, { method: 'POST', body: buf.subarray(0, end) });
       if (!res.ok) throw new Error(`victoria-metrics refused the import: HTTP ${res.status} ${await res.text()}`);
       pos += end;
     }

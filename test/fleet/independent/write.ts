@@ -14,7 +14,7 @@ import { CORES, type TruthState } from './ranges.ts';
 const BLOCK_S = 7200;
 
 /** dcgm-exporter series: name, the Scrape field, who sends it. */
-const SERIES: { name: string; field: keyof Scrape; who: 'all' | 'prof' | 'v4' | 'v3' | 'limit' }[] = [
+export const SERIES: { name: string; field: keyof Scrape; who: 'all' | 'prof' | 'v4' | 'v3' | 'limit' }[] = [
   { name: 'DCGM_FI_DEV_GPU_UTIL', field: 'utilPct', who: 'all' },
   { name: 'DCGM_FI_DEV_MEM_COPY_UTIL', field: 'copyPct', who: 'all' },
   { name: 'DCGM_FI_DEV_FB_USED', field: 'fbUsedMiB', who: 'all' },
@@ -35,7 +35,7 @@ const SERIES: { name: string; field: keyof Scrape; who: 'all' | 'prof' | 'v4' | 
   { name: 'DCGM_FI_DEV_CLOCK_THROTTLE_REASONS', field: 'reasonMask', who: 'v3' },
 ];
 
-function sends(host: PlannedHost, who: (typeof SERIES)[number]['who']): boolean {
+export function sends(host: PlannedHost, who: (typeof SERIES)[number]['who']): boolean {
   const e = EXPORTS[host.flavour];
   if (who === 'all') return true;
   if (who === 'prof') return e.profiling;
@@ -61,8 +61,13 @@ export function gpuLabels(h: PlannedHost, gi: number): string {
   return `{${base},instance="${h.hostname}:9400",job="dcgm"${job}}`;
 }
 
-const nodeLabels = (h: PlannedHost) =>
-  h.kubernetes ? `instance="${h.ip}:9100",job="node-exporter"` : `instance="${h.hostname}:9100",job="node"`;
+/** A host's memory, bytes (node_memory_MemTotal_bytes). */
+export const MEM_TOTAL = 2_164_173_746_176;
+
+/** The node-exporter target of a host. */
+export const nodeInstance = (h: PlannedHost): string => `${h.kubernetes ? h.ip : h.hostname}:9100`;
+export const nodeLabels = (h: PlannedHost): string =>
+  `instance="${nodeInstance(h)}",job="${h.kubernetes ? 'node-exporter' : 'node'}"`;
 
 /** A file written through one large buffer (latin1: every label and value here is ASCII). */
 function bufferedFile(file: string): { line(s: string): void; close(): void } {
@@ -182,8 +187,8 @@ export function clusterWriter(
         ['node_load1', (b) => b],
         ['node_load5', (b) => b],
         ['node_load15', (b) => b],
-        ['node_memory_MemTotal_bytes', () => 2_164_173_746_176],
-        ['node_memory_MemAvailable_bytes', (b) => 2_164_173_746_176 * (0.9 - b / 80)],
+        ['node_memory_MemTotal_bytes', () => MEM_TOTAL],
+        ['node_memory_MemAvailable_bytes', (b) => MEM_TOTAL * (0.9 - b / 80)],
       ];
       for (const [name, value] of gauges) {
         line(`# TYPE ${name} gauge\n`);

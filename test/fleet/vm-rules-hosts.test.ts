@@ -1,0 +1,78 @@
+/**
+ * The rules path on VictoriaMetrics reads the hosts' CPU from the rules, as on Prometheus. VictoriaMetrics keeps a
+ * series' name through `avg_over_time` (Prometheus drops it), and the audit once told the rules' busiest-core series
+ * from node-exporter's gauges by that name: on VictoriaMetrics it found no busiest core, fell back to reading every
+ * core's raw counter over the whole window, and where that history is gone (a shorter retention for node-exporter,
+ * or rules over history backfilled for the GPUs only) called every starved hour "can't tell".
+ *
+ * The independent cluster (test/fleet/independent/), 64 GPUs over 24 h, written as the rules hold it with raw
+ * scrapes only for the last 7 minutes (rules-import.ts, as bench/fleet-week.ts writes 10,000 GPUs over a week).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
+import { audit, type AuditReport } from '../../server/fleet/audit.ts';
+import { createPrometheusClient } from '../../server/fleet/prometheus-api.ts';
+import { INDEPENDENT_END_S, SCRAPE_S } from './independent/cluster.ts';
+import { planCluster, type PlannedHost } from './independent/plan.ts';
+import { importRulesIntoVictoriaMetrics } from './independent/rules-import.ts';
+import { scoreReport } from './independent/score.ts';
+import { postFile } from './independent/vm-import.ts';
+import { clusterWriter } from './independent/write.ts';
+import { PROMETHEUS_TEST_LIMITS, startEngine, type RunningPrometheus } from './prometheus-harness.ts';
+
+vi.setConfig(PROMETHEUS_TEST_LIMITS);
+
+const WINDOW_S = 86_400;
+const START_S = INDEPENDENT_END_S - WINDOW_S;
+const RAW_TAIL_S = 420;
+let vm: RunningPrometheus;
+let dir: string;
+let hosts: PlannedHost[];
+let report: AuditReport;
+/** Each range query's expression and the seconds it spans. */
+const ranges: { expr: string; spanS: number }[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'saturate-vm-hosts-'));
+  vm = await startEngine('victoria-metrics', {});
+  hosts = planCluster(64, WINDOW_S);
+  const raw = join(dir, 'raw.prom');
+  clusterWriter(hosts, START_S, SCRAPE_S, { timestampsMs: true }).writeRange(
+    raw,
+    INDEPENDENT_END_S - RAW_TAIL_S,
+    INDEPENDENT_END_S + 1,
+  );
+  await postFile(vm.url, raw);
+  await importRulesIntoVictoriaMetrics(vm.url, hosts, START_S, INDEPENDENT_END_S, SCRAPE_S, dir, RAW_TAIL_S);
+  const recording: typeof fetch = (input, init) => {
+    const body = new URLSearchParams(typeof init?.body === 'string' ? init.body : '');
+    if (String(input).includes('query_range'))
+      ranges.push({ expr: body.get('query') ?? '', spanS: Number(body.get('end')) - Number(body.get('start')) });
+    return fetch(input, init);
+  };
+  report = await audit(createPrometheusClient({ url: vm.url, fetchImpl: recording }), {
+    windowS: WINDOW_S,
+    endS: INDEPENDENT_END_S,
+    pricePerGpuHour: null,
+  });
+});
+
+afterAll(async () => {
+  await vm?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('starved hours come out right from the rules, with no raw CPU history', () => {
+  expect(report.window.path).toBe('recording-rules');
+  const starved = scoreReport(report, hosts, WINDOW_S).hours.find((h) => h.kind === 'data-starvation')!;
+  expect(starved.truthH).toBeGreaterThan(0);
+  expect(Math.abs(starved.error)).toBeLessThan(0.05);
+});
+
+test("only the live view reads node-exporter's per-core counters", () => {
+  const perCore = ranges.filter((r) => r.expr.includes('node_cpu_seconds_total'));
+  expect(perCore.length).toBeGreaterThan(0);
+  for (const r of perCore) expect(r.spanS).toBeLessThanOrEqual(300);
+});
