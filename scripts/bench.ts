@@ -14,7 +14,8 @@
  *   6. fleet audit against a real Prometheus at 64, 256 and 1,024 GPUs (bench/fleet.ts)
  *   6b. the fleet audit on the independent 512-GPU cluster: verdicts and hours against the truth
  *       (bench/fleet-independent.ts, --only=fleet-independent); its cost against a plain avg_over_time at 512, 2,048
- *       and 10,000 GPUs on each engine (bench/fleet-scale.ts, --only=fleet-scale)
+ *       and 10,000 GPUs on each engine (bench/fleet-scale.ts, --only=fleet-scale); 10,000 GPUs over 7 days through the
+ *       rules on VictoriaMetrics (bench/fleet-week.ts, --only=fleet-week)
  *   7. diagnosis on real telemetry, at fleet resolution and on the simulator (bench/diagnosis.ts)
  *   8. sync server on SQLite and PostgreSQL (bench/sync.ts, --only=sync; --sync-accounts=N, default 100)
  *   8b. sync in the browser: encrypt and decrypt 10,000 events in Chromium, 1× and 4× CPU throttling
@@ -22,7 +23,7 @@
  *   9. /trace/ against its budgets in Chromium: JS before a file, a 100 MB trace, the Worker's peak memory,
  *      the phone profile on 20 MB (bench/trace-browser.ts, --only=trace)
  * Flags: --skip-build (reuse dist/ and dist-base/), --runs=N (Lighthouse runs per page, default 3),
- *        --only=bytes,offline,figures,lighthouse,build,server,fleet,fleet-independent,fleet-scale,progress,diagnosis,
+ *        --only=bytes,offline,figures,lighthouse,build,server,fleet,fleet-independent,fleet-scale,fleet-week,progress,diagnosis,
  *        sync,trace (comma-separated sections; diagnosis, sync and the fleet sections need no build).
  * Takes ~12–15 minutes on 2 cores, most of it Lighthouse.
  */
@@ -40,7 +41,7 @@ const log = (s: string) => console.error(`bench: ${s}`);
 const t0 = Date.now();
 const KB = 1024;
 
-const NO_SITE = new Set(['diagnosis', 'fleet', 'fleet-independent', 'fleet-scale', 'sync']);
+const NO_SITE = new Set(['diagnosis', 'fleet', 'fleet-independent', 'fleet-scale', 'fleet-week', 'sync']);
 const needsSite = !only || only.some((s) => !NO_SITE.has(s));
 for (const [dir, extra] of [
   ['dist', {}],
@@ -371,6 +372,20 @@ if (want('fleet-scale')) {
       'node bench/fleet-scale.ts --sizes=512,2048,10000',
       markdown,
       'Goal (issue #26): with the recording rules, a 24 h audit costs ≤ 10× the plain query.',
+    );
+  });
+}
+
+if (want('fleet-week')) {
+  await guarded('Fleet audit of 10,000 GPUs over 7 days', async () => {
+    log('fleet audit of 10,000 GPUs over 7 days through the recording rules, on VictoriaMetrics');
+    const { benchWeek } = await import('../bench/fleet-week.ts');
+    const { markdown } = await benchWeek(10_000, 7, log);
+    section(
+      'Fleet audit of 10,000 GPUs over 7 days (recording rules, VictoriaMetrics)',
+      'node bench/fleet-week.ts --gpus=10000 --days=7',
+      markdown,
+      'Goal (issue #26): 10,000 GPUs over 7 days finish under the default timeout. The week is written as the rules hold it (test/fleet/independent/rules-import.ts), with raw scrapes for the last 7 minutes.',
     );
   });
 }
