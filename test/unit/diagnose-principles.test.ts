@@ -68,6 +68,23 @@ describe('clock event reasons', () => {
     );
     expect(d.kind).toBe('compute-bound');
   });
+
+  test('a thermal limit in a fifth of the samples is not throttling, but the healthy verdict is then not certain', () => {
+    const busy = (reason: string) => ({
+      ...busyH100,
+      smActivePct: 85,
+      tensorActivePct: 60,
+      clockEventReasons: (i: number) => (i % 5 === 0 ? [reason] : []),
+    });
+    const hot = diagnose(windowOf([busy('HwThermalSlowdown')]));
+    expect(hot.kind).toBe('compute-bound');
+    expect(hot.confidence).toBe('medium');
+    expect(hot.evidence.join(' ')).toMatch(/HwThermalSlowdown active in 2\d% of samples: under the 30% that counts as throttled/);
+    // The power limit doing its job now and then says nothing against the work.
+    const capped = diagnose(windowOf([busy('SwPowerCap')]));
+    expect(capped.kind).toBe('compute-bound');
+    expect(capped.confidence).toBe('high');
+  });
 });
 
 describe('hangs need a sign of no progress, not low power', () => {

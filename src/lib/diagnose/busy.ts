@@ -9,6 +9,7 @@ import { powerText as power, progressing, r0, rateText as rate } from './format.
 import type { LabSetup } from './setup.ts';
 import { nearIdlePower } from './idle-power.ts';
 import { spinning } from './spinning.ts';
+import { THROTTLE_SHARE } from './throttle.ts';
 
 const quiet = (x: number | null): boolean => x !== null && x < 2;
 
@@ -109,11 +110,19 @@ function memoryBound(s: GpuStats, w: string, confidence: Verdict['confidence']):
   };
 }
 
+/**
+ * Limiting clock event reasons seen in the window, but in fewer samples than count as throttled (throttle.ts), other
+ * than SwPowerCap (the power limit doing its job under dense math, facts 3.7): a hardware or thermal limit that bit
+ * now and then. The work may still be held down, so a healthy verdict is then not certain.
+ */
+const sometimesHeld = (s: GpuStats): [string, number][] => s.reasons.filter(([r]) => r !== 'SwPowerCap');
+
 function healthy(s: GpuStats, w: string, ev: string[], sm: number | null): Verdict {
+  const held = sometimesHeld(s);
   return {
     kind: 'compute-bound',
     title: 'Healthy: compute-bound',
-    confidence: sm !== null && sm >= 80 ? 'high' : 'medium',
+    confidence: sm !== null && sm >= 80 && held.length === 0 ? 'high' : 'medium',
     cardId: 'throughput-not-utilization',
     evidence: [
       ...ev,
@@ -122,6 +131,11 @@ function healthy(s: GpuStats, w: string, ev: string[], sm: number | null): Verdi
         ? ['SM activity below 80%: NVIDIA calls ≥ 80% necessary (not sufficient) for effective use']
         : []),
       ...(sm === null ? [`GPU-Util ${r0(s.util.mean)}% ${w}; SM activity not reported`] : []),
+      ...(held.length
+        ? [
+            `${held.map(([r, f]) => `${r} active in ${r0(f * 100)}%`).join(', ')} of samples: under the ${r0(THROTTLE_SHARE * 100)}% that counts as throttled, but the clock was held down at times`,
+          ]
+        : []),
     ],
     next: 'Judge it by useful work now: tokens/s and MFU against the dense peak, not by GPU-Util.',
   };
