@@ -22,7 +22,7 @@ import { INDEPENDENT_END_S, SCRAPE_S } from '../test/fleet/independent/cluster.t
 import { planCluster } from '../test/fleet/independent/plan.ts';
 import { importRulesIntoVictoriaMetrics } from '../test/fleet/independent/rules-import.ts';
 import { scoreReport } from '../test/fleet/independent/score.ts';
-import { summaryText } from '../test/fleet/independent/format.ts';
+import { missesText, summaryText } from '../test/fleet/independent/format.ts';
 import { postFile } from '../test/fleet/independent/vm-import.ts';
 import { clusterWriter } from '../test/fleet/independent/write.ts';
 import { startVictoriaMetrics } from '../test/fleet/victoria-metrics-harness.ts';
@@ -97,6 +97,9 @@ export async function benchWeek(
       '```',
       summaryText(score),
       '```',
+      '',
+      'Verdicts now that were wrong:',
+      missesText(score),
     ].join('\n');
     return { gpus, days, markdown, slowestS: slowest.ms / 1000, auditS };
   } finally {
