@@ -79,7 +79,9 @@ describe('clock event reasons', () => {
     const hot = diagnose(windowOf([busy('HwThermalSlowdown')]));
     expect(hot.kind).toBe('compute-bound');
     expect(hot.confidence).toBe('medium');
-    expect(hot.evidence.join(' ')).toMatch(/HwThermalSlowdown active in 2\d% of samples: under the 30% that counts as throttled/);
+    expect(hot.evidence.join(' ')).toMatch(
+      /HwThermalSlowdown active in 2\d% of samples: under the 30% that counts as throttled/,
+    );
     // The power limit doing its job now and then says nothing against the work.
     const capped = diagnose(windowOf([busy('SwPowerCap')]));
     expect(capped.kind).toBe('compute-bound');
