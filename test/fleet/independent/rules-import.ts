@@ -184,27 +184,13 @@ export async function importRulesIntoVictoriaMetrics(
             ),
           );
         });
-        write(
-          line(
-            { ...labels, __name__: RULE_UTIL_MIN_5M, [SERIES_LABEL]: UTIL_SPREAD_SERIES.min },
-            Array.from(minOf, num).join(','),
-            fiveTs,
-          ),
-        );
-        write(
-          line(
-            { ...labels, __name__: RULE_UTIL_MAX_5M, [SERIES_LABEL]: UTIL_SPREAD_SERIES.max },
-            Array.from(maxOf, num).join(','),
-            fiveTs,
-          ),
-        );
-        write(
-          line(
-            { ...labels, __name__: RULE_UTIL_MAX, [SERIES_LABEL]: UTIL_SPREAD_SERIES.max },
-            Array.from(maxMinute, num).join(','),
-            minuteTs,
-          ),
-        );
+        const spreads: [string, string, Float64Array, string][] = [
+          [RULE_UTIL_MIN_5M, UTIL_SPREAD_SERIES.min, minOf, fiveTs],
+          [RULE_UTIL_MAX_5M, UTIL_SPREAD_SERIES.max, maxOf, fiveTs],
+          [RULE_UTIL_MAX, UTIL_SPREAD_SERIES.max, maxMinute, minuteTs],
+        ];
+        for (const [name, series, values, ts] of spreads)
+          write(line({ ...labels, __name__: name, [SERIES_LABEL]: series }, Array.from(values, num).join(','), ts));
         samples += (means.length + 2) * fives + minutes;
         if (withMask) {
           write(line({ ...labels, __name__: RULE_MASK_5M }, new Array<string>(fives).fill('5').join(','), fiveTs));
