@@ -20,18 +20,14 @@ import { audit } from '../server/fleet/audit.ts';
 import { DEFAULT_QUERY_TIMEOUT_S } from '../server/fleet/query-timeout.ts';
 import { INDEPENDENT_END_S, SCRAPE_S } from '../test/fleet/independent/cluster.ts';
 import { planCluster } from '../test/fleet/independent/plan.ts';
-import { importRulesIntoVictoriaMetrics } from '../test/fleet/independent/rules-import.ts';
+import { importThroughRules } from '../test/fleet/independent/rules-import.ts';
 import { scoreReport } from '../test/fleet/independent/score.ts';
 import { missesText, summaryText } from '../test/fleet/independent/format.ts';
-import { postFile } from '../test/fleet/independent/vm-import.ts';
-import { clusterWriter } from '../test/fleet/independent/write.ts';
 import { startVictoriaMetrics } from '../test/fleet/victoria-metrics-harness.ts';
 import { timedClient } from './timed-client.ts';
 
 /** VictoriaMetrics' default `-search.maxQueryDuration`, s. */
 const VM_QUERY_LIMIT_S = 30;
-/** Raw scrapes written before the end: the live view's 5 minutes and its rate window. */
-const RAW_TAIL_S = 420;
 
 export interface WeekResult {
   gpus: number;
@@ -53,30 +49,9 @@ export async function benchWeek(
   const work = mkdtempSync(join(tmpdir(), 'saturate-week-'));
   const vm = await startVictoriaMetrics({ args: ['-search.disableCache'] });
   try {
-    const t = performance.now();
-    const raw = join(work, 'raw.prom');
-    const rawSamples = clusterWriter(hosts, startS, SCRAPE_S, { timestampsMs: true }).writeRange(
-      raw,
-      INDEPENDENT_END_S - RAW_TAIL_S,
-      INDEPENDENT_END_S + 1,
-    );
-    await postFile(vm.url, raw);
-    rmSync(raw, { force: true });
+    const rules = await importThroughRules(vm.url, hosts, startS, INDEPENDENT_END_S, SCRAPE_S, work);
     log(
-      `fleet-week: ${(rawSamples / 1e6).toFixed(1)} M raw samples in ${((performance.now() - t) / 1000).toFixed(0)} s`,
-    );
-    const rules = await importRulesIntoVictoriaMetrics(
-      vm.url,
-      hosts,
-      startS,
-      INDEPENDENT_END_S,
-      SCRAPE_S,
-      work,
-      RAW_TAIL_S,
-    );
-    const writtenS = (performance.now() - t) / 1000;
-    log(
-      `fleet-week: ${(rules.samples / 1e6).toFixed(0)} M rule samples in ${rules.seconds.toFixed(0)} s (drawing ${rules.generateS.toFixed(0)} s)`,
+      `fleet-week: ${(rules.samples / 1e6).toFixed(0)} M rule and ${(rules.rawSamples / 1e6).toFixed(1)} M raw samples in ${rules.seconds.toFixed(0)} s (drawing ${rules.generateS.toFixed(0)} s)`,
     );
 
     const timed = timedClient(vm.url, fetch, DEFAULT_QUERY_TIMEOUT_S * 1000);
@@ -90,7 +65,7 @@ export async function benchWeek(
     const markdown = [
       `| GPUs | window | written (rules + raw tail) | audit wall s | s with a query in flight | queries | slowest query s | its share of the audit's limit (${DEFAULT_QUERY_TIMEOUT_S} s) / VictoriaMetrics' (${VM_QUERY_LIMIT_S} s) | path |`,
       '|---:|---:|---|---:|---:|---:|---:|---|---|',
-      `| ${gpus.toLocaleString('en-US')} | ${days} d | ${(rules.samples / 1e6).toFixed(0)} M + ${(rawSamples / 1e6).toFixed(1)} M samples in ${writtenS.toFixed(0)} s | ${auditS.toFixed(1)} | ${(ms / 1000).toFixed(1)} | ${report.queries} | ${(slowest.ms / 1000).toFixed(2)} | ${((100 * slowest.ms) / 1000 / DEFAULT_QUERY_TIMEOUT_S).toFixed(0)}% / ${((100 * slowest.ms) / 1000 / VM_QUERY_LIMIT_S).toFixed(0)}% | ${w.path}${w.rulesStepS ? ` (${w.rulesStepS / 60} min)` : ''} |`,
+      `| ${gpus.toLocaleString('en-US')} | ${days} d | ${(rules.samples / 1e6).toFixed(0)} M + ${(rules.rawSamples / 1e6).toFixed(1)} M samples in ${rules.seconds.toFixed(0)} s | ${auditS.toFixed(1)} | ${(ms / 1000).toFixed(1)} | ${report.queries} | ${(slowest.ms / 1000).toFixed(2)} | ${((100 * slowest.ms) / 1000 / DEFAULT_QUERY_TIMEOUT_S).toFixed(0)}% / ${((100 * slowest.ms) / 1000 / VM_QUERY_LIMIT_S).toFixed(0)}% | ${w.path}${w.rulesStepS ? ` (${w.rulesStepS / 60} min)` : ''} |`,
       '',
       `Slowest query: \`${slowest.head.replace(/`/g, "'")}\`.`,
       '',

@@ -16,17 +16,14 @@ import { audit, type AuditReport } from '../../server/fleet/audit.ts';
 import { createPrometheusClient } from '../../server/fleet/prometheus-api.ts';
 import { INDEPENDENT_END_S, SCRAPE_S } from './independent/cluster.ts';
 import { planCluster, type PlannedHost } from './independent/plan.ts';
-import { importRulesIntoVictoriaMetrics } from './independent/rules-import.ts';
+import { importThroughRules } from './independent/rules-import.ts';
 import { scoreReport } from './independent/score.ts';
-import { postFile } from './independent/vm-import.ts';
-import { clusterWriter } from './independent/write.ts';
 import { PROMETHEUS_TEST_LIMITS, startEngine, type RunningPrometheus } from './prometheus-harness.ts';
 
 vi.setConfig(PROMETHEUS_TEST_LIMITS);
 
 const WINDOW_S = 86_400;
 const START_S = INDEPENDENT_END_S - WINDOW_S;
-const RAW_TAIL_S = 420;
 let vm: RunningPrometheus;
 let dir: string;
 let hosts: PlannedHost[];
@@ -38,14 +35,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'saturate-vm-hosts-'));
   vm = await startEngine('victoria-metrics', {});
   hosts = planCluster(64, WINDOW_S);
-  const raw = join(dir, 'raw.prom');
-  clusterWriter(hosts, START_S, SCRAPE_S, { timestampsMs: true }).writeRange(
-    raw,
-    INDEPENDENT_END_S - RAW_TAIL_S,
-    INDEPENDENT_END_S + 1,
-  );
-  await postFile(vm.url, raw);
-  await importRulesIntoVictoriaMetrics(vm.url, hosts, START_S, INDEPENDENT_END_S, SCRAPE_S, dir, RAW_TAIL_S);
+  await importThroughRules(vm.url, hosts, START_S, INDEPENDENT_END_S, SCRAPE_S, dir);
   const recording: typeof fetch = (input, init) => {
     const body = new URLSearchParams(typeof init?.body === 'string' ? init.body : '');
     if (String(input).includes('query_range'))

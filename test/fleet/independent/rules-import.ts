@@ -14,7 +14,7 @@
  *   draw of its cores.
  * Not written, as the audit never reads them once the 5-minute rules cover a window: the 1-minute means, least,
  * reasons and mask, and the 5-minute means of gauges that are evidence only. Raw scrapes for the live view (the last
- * minutes) are written by the scrape writer (write.ts) beside these.
+ * minutes) are written by the scrape writer (write.ts) beside these (importThroughRules).
  * Sent as JSON lines (`/api/v1/import`: a series' labels once, its points as arrays) by curl, one file while the next
  * is drawn.
  */
@@ -39,7 +39,8 @@ import {
 } from '../../../server/fleet/rules/names.ts';
 import { modelOf, prng, stateAt, type PlannedHost } from './plan.ts';
 import { hostCpu, idleDraws, levelsOf, scrape, type Scrape } from './readings.ts';
-import { gpuLabels, MEM_TOTAL, nodeInstance, nodeLabels, SERIES, sends } from './write.ts';
+import { gpuLabels, NODE_GAUGES, nodeInstance, nodeLabels, SERIES, sends } from './write.ts';
+import { importIntoVictoriaMetrics } from './vm-import.ts';
 
 const MINUTE_S = 60;
 const FIVE_S = 300;
@@ -67,6 +68,9 @@ const MEAN_SERIES = [...SEGMENT_GAUGES, ...WINDOW_GAUGES].map((name) => {
   return s;
 });
 
+/** The last seconds written as raw scrapes: the live view's 5 minutes and its rate window. */
+export const RAW_TAIL_S = 420;
+
 export interface RulesImport {
   samples: number;
   /** Seconds drawing the scrapes and writing JSON (this process). */
@@ -79,7 +83,7 @@ export interface RulesImport {
  * Writes what the rules hold of `hosts` over (startS, endS] (scrapes every `stepS` from `startS`, a minute a whole
  * number of them) into the VictoriaMetrics at `url`, through files in `workDir`.
  */
-export async function importRulesIntoVictoriaMetrics(
+async function importRules(
   url: string,
   hosts: readonly PlannedHost[],
   startS: number,
@@ -87,7 +91,7 @@ export async function importRulesIntoVictoriaMetrics(
   stepS: number,
   workDir: string,
   /** The last seconds the scrape writer writes raw (write.ts): node gauges are written here only before them. */
-  rawTailS = 0,
+  rawTailS: number,
 ): Promise<RulesImport> {
   const t0 = performance.now();
   if (MINUTE_S % stepS !== 0 || (endS - startS) % FIVE_S !== 0)
@@ -215,8 +219,7 @@ export async function importRulesIntoVictoriaMetrics(
       const hostRand = prng(0xc0 + h.gpus.length * 7 + h.hostname.length);
       const mean: string[] = [];
       const busiest: string[] = [];
-      const load: string[] = [];
-      const available: string[] = [];
+      const busyAtScrape: number[] = [];
       for (let k = 0; k < minutes; k++) {
         const t = startS + (k + 1) * MINUTE_S;
         const cores = hostCpu(
@@ -226,27 +229,21 @@ export async function importRulesIntoVictoriaMetrics(
         const busyCores = cores.reduce((a, c) => a + c, 0) / 100;
         mean.push(num(busyCores / cores.length));
         busiest.push(num(Math.max(...cores) / 100));
-        for (let i = 0; i < perMinute && load.length < scrapes; i++) {
-          load.push(num(Math.round(busyCores * 100) / 100));
-          available.push(String(Math.round(MEM_TOTAL * (0.9 - busyCores / 80))));
-        }
+        for (let i = 0; i < perMinute && busyAtScrape.length < scrapes; i++) busyAtScrape.push(busyCores);
       }
       const instance = nodeInstance(h);
       write(line({ __name__: RULE_NODE_CPU, instance }, mean.join(','), minuteTs));
       write(line({ __name__: RULE_NODE_MAX_CORE, instance }, busiest.join(','), minuteTs));
       const node = labelObject(`{${nodeLabels(h)}}`);
-      const loads = load.join(',');
-      for (const name of ['node_load1', 'node_load5', 'node_load15'])
-        write(line({ ...node, __name__: name }, loads, scrapeTs));
-      write(
-        line(
-          { ...node, __name__: 'node_memory_MemTotal_bytes' },
-          new Array<string>(load.length).fill(String(MEM_TOTAL)).join(','),
-          scrapeTs,
-        ),
-      );
-      write(line({ ...node, __name__: 'node_memory_MemAvailable_bytes' }, available.join(','), scrapeTs));
-      samples += 2 * minutes + 5 * load.length;
+      for (const [name, value] of NODE_GAUGES)
+        write(
+          line(
+            { ...node, __name__: name },
+            busyAtScrape.map((b) => num(Math.round(value(b) * 100) / 100)).join(','),
+            scrapeTs,
+          ),
+        );
+      samples += 2 * minutes + NODE_GAUGES.length * busyAtScrape.length;
     }
     closeSync(fd);
     generateMs += performance.now() - g0;
@@ -258,4 +255,21 @@ export async function importRulesIntoVictoriaMetrics(
   const flushed = await fetch(`${url}/internal/force_flush`);
   if (!flushed.ok) throw new Error(`victoria-metrics did not flush: HTTP ${flushed.status}`);
   return { samples, generateS: generateMs / 1000, seconds: (performance.now() - t0) / 1000 };
+}
+
+/**
+ * `hosts` over (startS, endS] as the audit reads them through the rules: the last RAW_TAIL_S seconds as raw scrapes
+ * (write.ts, for the live view), the window as the rules hold it (above), into the VictoriaMetrics at `url`.
+ */
+export async function importThroughRules(
+  url: string,
+  hosts: PlannedHost[],
+  startS: number,
+  endS: number,
+  stepS: number,
+  workDir: string,
+): Promise<RulesImport & { rawSamples: number }> {
+  const raw = await importIntoVictoriaMetrics(url, hosts, startS, endS, stepS, workDir, endS - RAW_TAIL_S);
+  const rules = await importRules(url, hosts, startS, endS, stepS, workDir, RAW_TAIL_S);
+  return { ...rules, rawSamples: raw.samples, seconds: raw.seconds + rules.seconds };
 }

@@ -10,8 +10,7 @@ import { clusterWriter } from './write.ts';
 
 const CHUNK = 16 << 20;
 
-/** Posts `file` to VictoriaMetrics' `path` (an import endpoint) in bodies of about 16 MB cut at line ends. */
-export async function postFile(url: string, file: string, path = '/api/v1/import/prometheus'): Promise<void> {
+async function postFile(url: string, file: string): Promise<void> {
   const fd = openSync(file, 'r');
   try {
     const size = statSync(file).size;
@@ -20,7 +19,7 @@ export async function postFile(url: string, file: string, path = '/api/v1/import
     while (pos < size) {
       const n = readSync(fd, buf, 0, CHUNK, pos);
       const end = n < CHUNK ? n : buf.lastIndexOf(0x0a, n - 1) + 1;
-      const res = await fetch(`${url}${path}`, { method: 'POST', body: buf.subarray(0, end) });
+      const res = await fetch(`${url}/api/v1/import/prometheus`, { method: 'POST', body: buf.subarray(0, end) });
       if (!res.ok) throw new Error(`victoria-metrics refused the import: HTTP ${res.status} ${await res.text()}`);
       pos += end;
     }
@@ -29,7 +28,10 @@ export async function postFile(url: string, file: string, path = '/api/v1/import
   }
 }
 
-/** Imports `hosts` from `startS` to `endS` every `stepS`; returns the samples and the seconds it took. */
+/**
+ * Imports `hosts` (their window starting at `startS`) from `fromS` to `endS` every `stepS`; returns the samples and
+ * the seconds it took.
+ */
 export async function importIntoVictoriaMetrics(
   url: string,
   hosts: PlannedHost[],
@@ -37,13 +39,14 @@ export async function importIntoVictoriaMetrics(
   endS: number,
   stepS: number,
   workDir: string,
+  fromS = startS,
 ): Promise<{ samples: number; seconds: number }> {
   const t = performance.now();
   const w = clusterWriter(hosts, startS, stepS, { timestampsMs: true });
   let samples = 0;
-  for (let from = Math.floor(startS / 7200) * 7200; from <= endS; from += 7200) {
+  for (let from = Math.floor(fromS / 7200) * 7200; from <= endS; from += 7200) {
     const file = join(workDir, `vm-${from}.prom`);
-    samples += w.writeRange(file, Math.max(from, startS), Math.min(from + 7200, endS + 1));
+    samples += w.writeRange(file, Math.max(from, fromS), Math.min(from + 7200, endS + 1));
     await postFile(url, file);
     rmSync(file, { force: true });
   }

@@ -62,7 +62,16 @@ export function gpuLabels(h: PlannedHost, gi: number): string {
 }
 
 /** A host's memory, bytes (node_memory_MemTotal_bytes). */
-export const MEM_TOTAL = 2_164_173_746_176;
+const MEM_TOTAL = 2_164_173_746_176;
+
+/** node-exporter's load and memory gauges, from the host's busy cores at a scrape (rounded to hundredths). */
+export const NODE_GAUGES: readonly [string, (busyCores: number) => number][] = [
+  ['node_load1', (b) => b],
+  ['node_load5', (b) => b],
+  ['node_load15', (b) => b],
+  ['node_memory_MemTotal_bytes', () => MEM_TOTAL],
+  ['node_memory_MemAvailable_bytes', (b) => MEM_TOTAL * (0.9 - b / 80)],
+];
 
 /** The node-exporter target of a host. */
 export const nodeInstance = (h: PlannedHost): string => `${h.kubernetes ? h.ip : h.hostname}:9100`;
@@ -183,14 +192,7 @@ export function clusterWriter(
           });
         }
       });
-      const gauges: [string, (busy: number) => number][] = [
-        ['node_load1', (b) => b],
-        ['node_load5', (b) => b],
-        ['node_load15', (b) => b],
-        ['node_memory_MemTotal_bytes', () => MEM_TOTAL],
-        ['node_memory_MemAvailable_bytes', (b) => MEM_TOTAL * (0.9 - b / 80)],
-      ];
-      for (const [name, value] of gauges) {
+      for (const [name, value] of NODE_GAUGES) {
         line(`# TYPE ${name} gauge\n`);
         hosts.forEach((h, hi) => {
           const prefix = `${name}{${nodeLabels(h)}} `;
