@@ -12,7 +12,12 @@ import { audit } from '../../server/fleet/audit.ts';
 import { createPrometheusClient } from '../../server/fleet/prometheus-api.ts';
 import { MAX_QUERY_CHARS } from '../../server/fleet/segments.ts';
 import { CLUSTER_CAUSES, GPUS_PER_HOST, writeClusterOpenMetrics, type SimHost } from './cluster.ts';
-import { PROMETHEUS_TEST_LIMITS, startPrometheus, type RunningPrometheus } from './prometheus-harness.ts';
+import {
+  PROMETHEUS_TEST_LIMITS,
+  recordingFetch,
+  startPrometheus,
+  type RunningPrometheus,
+} from './prometheus-harness.ts';
 
 vi.setConfig(PROMETHEUS_TEST_LIMITS);
 
@@ -39,14 +44,10 @@ afterAll(async () => {
 });
 
 test('a batch of long host names is read whole: every GPU with its hour, in queries under the engine limit', async () => {
-  // The expressions sent, as rules-path.test.ts reads them: the client posts each query as a form.
-  const sent: string[] = [];
-  const recording: typeof fetch = (input, init) => {
-    if (typeof init?.body === 'string') sent.push(new URLSearchParams(init.body).get('query') ?? '');
-    return fetch(input, init);
-  };
-  const client = createPrometheusClient({ url: prom.url, fetchImpl: recording });
+  const r = recordingFetch();
+  const client = createPrometheusClient({ url: prom.url, fetchImpl: r.fetchImpl });
   const report = await audit(client, { windowS: HOUR / 1000, endS: END_MS / 1000, pricePerGpuHour: null });
+  const sent = r.sent.map((q) => q.form.get('query') ?? '');
   expect(report.gpus).toHaveLength(HOSTS.length * GPUS_PER_HOST);
   for (const g of report.gpus) expect(g.reportedHours, g.hostname).toBeCloseTo(1, 1);
   expect(report.summary.byKind[CLUSTER_CAUSES['idle']!] ?? 0).toBeCloseTo((HOSTS.length / 2) * GPUS_PER_HOST, 0);

@@ -216,3 +216,20 @@ export async function prometheusWithRules(o: {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** One query the audit sent: its API path (`/api/v1/query_range`…) and its form (the client posts each as a form). */
+export interface SentQuery {
+  path: string;
+  form: URLSearchParams;
+}
+
+/** A fetch that passes every request on and keeps, in `sent`, each query sent as a form: what a client asked for. */
+export function recordingFetch(): { fetchImpl: typeof fetch; sent: SentQuery[] } {
+  const sent: SentQuery[] = [];
+  const fetchImpl: typeof fetch = (input, init) => {
+    if (typeof init?.body === 'string')
+      sent.push({ path: new URL(String(input)).pathname, form: new URLSearchParams(init.body) });
+    return fetch(input, init);
+  };
+  return { fetchImpl, sent };
+}

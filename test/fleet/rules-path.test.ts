@@ -10,7 +10,12 @@ import { createPrometheusClient } from '../../server/fleet/prometheus-api.ts';
 import { runAudit } from '../../scripts/audit.ts';
 import { scenarioCluster, type SimHost } from './cluster.ts';
 import { fiveMinuteRulesYaml } from '../../server/fleet/rules/recording-rules.ts';
-import { prometheusWithRules, type RunningPrometheus, PROMETHEUS_TEST_LIMITS } from './prometheus-harness.ts';
+import {
+  prometheusWithRules,
+  recordingFetch,
+  type RunningPrometheus,
+  PROMETHEUS_TEST_LIMITS,
+} from './prometheus-harness.ts';
 
 vi.setConfig(PROMETHEUS_TEST_LIMITS);
 
@@ -41,19 +46,18 @@ afterAll(async () => {
 
 /** The expressions of the queries the last `run` sent. */
 let sent: string[] = [];
-const recording: typeof fetch = (input, init) => {
-  if (typeof init?.body === 'string') sent.push(new URLSearchParams(init.body).get('query') ?? '');
-  return fetch(input, init);
-};
 
-const run = (windowS: number, recordingRules: boolean): Promise<AuditReport> => {
+const run = async (windowS: number, recordingRules: boolean): Promise<AuditReport> => {
+  const r = recordingFetch();
   sent = [];
-  return audit(createPrometheusClient({ url: prom.url, fetchImpl: recording }), {
+  const report = await audit(createPrometheusClient({ url: prom.url, fetchImpl: r.fetchImpl }), {
     windowS,
     endS: END_S,
     pricePerGpuHour: null,
     recordingRules,
   });
+  sent = r.sent.map((q) => q.form.get('query') ?? '');
+  return report;
 };
 
 /** Each state's GPU-hours from `a` within 5% of `b`'s (of the state's own hours, or of a GPU-hour for a sliver). */

@@ -18,7 +18,7 @@ import { INDEPENDENT_END_S, SCRAPE_S } from './independent/cluster.ts';
 import { planCluster, type PlannedHost } from './independent/plan.ts';
 import { importThroughRules } from './independent/rules-import.ts';
 import { scoreReport } from './independent/score.ts';
-import { PROMETHEUS_TEST_LIMITS, startEngine, type RunningPrometheus } from './prometheus-harness.ts';
+import { PROMETHEUS_TEST_LIMITS, recordingFetch, startEngine, type RunningPrometheus } from './prometheus-harness.ts';
 
 vi.setConfig(PROMETHEUS_TEST_LIMITS);
 
@@ -36,17 +36,15 @@ beforeAll(async () => {
   vm = await startEngine('victoria-metrics', {});
   hosts = planCluster(64, WINDOW_S);
   await importThroughRules(vm.url, hosts, START_S, INDEPENDENT_END_S, SCRAPE_S, dir);
-  const recording: typeof fetch = (input, init) => {
-    const body = new URLSearchParams(typeof init?.body === 'string' ? init.body : '');
-    if (String(input).includes('query_range'))
-      ranges.push({ expr: body.get('query') ?? '', spanS: Number(body.get('end')) - Number(body.get('start')) });
-    return fetch(input, init);
-  };
-  report = await audit(createPrometheusClient({ url: vm.url, fetchImpl: recording }), {
+  const r = recordingFetch();
+  report = await audit(createPrometheusClient({ url: vm.url, fetchImpl: r.fetchImpl }), {
     windowS: WINDOW_S,
     endS: INDEPENDENT_END_S,
     pricePerGpuHour: null,
   });
+  for (const q of r.sent)
+    if (q.path.endsWith('/query_range'))
+      ranges.push({ expr: q.form.get('query') ?? '', spanS: Number(q.form.get('end')) - Number(q.form.get('start')) });
 });
 
 afterAll(async () => {
