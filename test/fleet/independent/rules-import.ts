@@ -103,9 +103,9 @@ async function importRules(
     `[${Array.from({ length: n }, (_, i) => (startS + (i + 1) * every) * 1000).join(',')}]`;
   const minuteTs = tsArray(minutes, MINUTE_S);
   const fiveTs = tsArray(fives, FIVE_S);
-  // Scrapes in (startS, endS - rawTailS]: those of minute k at its end and before it.
-  const scrapes = Math.floor((endS - rawTailS - startS) / stepS);
-  const scrapeTs = tsArray(scrapes, stepS);
+  // node-exporter's gauges, at every scrape in (startS, endS - rawTailS]: those of minute k at its end and before it.
+  const nodeScrapes = Math.floor((endS - rawTailS - startS) / stepS);
+  const nodeTs = tsArray(nodeScrapes, stepS);
   let samples = 0;
   let generateMs = 0;
   const posting: Promise<void>[] = [];
@@ -229,7 +229,7 @@ async function importRules(
         const busyCores = cores.reduce((a, c) => a + c, 0) / 100;
         mean.push(num(busyCores / cores.length));
         busiest.push(num(Math.max(...cores) / 100));
-        for (let i = 0; i < perMinute && busyAtScrape.length < scrapes; i++) busyAtScrape.push(busyCores);
+        for (let i = 0; i < perMinute && busyAtScrape.length < nodeScrapes; i++) busyAtScrape.push(busyCores);
       }
       const instance = nodeInstance(h);
       write(line({ __name__: RULE_NODE_CPU, instance }, mean.join(','), minuteTs));
@@ -240,7 +240,7 @@ async function importRules(
           line(
             { ...node, __name__: name },
             busyAtScrape.map((b) => num(Math.round(value(b) * 100) / 100)).join(','),
-            scrapeTs,
+            nodeTs,
           ),
         );
       samples += 2 * minutes + NODE_GAUGES.length * busyAtScrape.length;
