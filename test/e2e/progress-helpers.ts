@@ -36,6 +36,9 @@ export async function answerCurrent(quiz: Locator, bank: BankQuestion[], right: 
     if (q.kind === 'multiple') await quiz.getByRole('button', { name: 'Check answer' }).click();
   }
   await expect(quiz.locator('.feedback h3')).toHaveText(right ? /Correct/ : 'Not quite');
+  // The screen has moved to the feedback (focus, then a smooth scroll where motion is welcome) before the next tap:
+  // a tap while the page still scrolls can press "Next question" and release it elsewhere, which is not a click.
+  await expect(quiz.locator('.feedback h3')).toBeFocused();
   return q.id;
 }
 
