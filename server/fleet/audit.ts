@@ -24,7 +24,7 @@ import type { PrometheusClient } from './prometheus-api.ts';
 import { costOf, type CostSummary } from './cost.ts';
 import { readEnergyIncrease } from './readings.ts';
 import { steadyWindow } from './steady.ts';
-import { scrapeStepS } from './scrape-step.ts';
+import { liveStepS as scrapeStepS } from './scrape-step.ts';
 import { jobOf, verdictsOf } from './jobs.ts';
 import { targetBatches, type OnBatch } from './batches.ts';
 import { MAX_SEGMENTS, segmentHours, segmentPlan, type SegmentPlan } from './segments.ts';

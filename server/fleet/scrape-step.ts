@@ -24,7 +24,7 @@ export function stepForScrapes(rangeS: number, samples: number | undefined, leas
 }
 
 /** One instant query: the step the live view reads the GPUs that `sel` (matchers, no braces) selects at. */
-export async function scrapeStepS(
+export async function liveStepS(
   client: PrometheusClient,
   sel: string,
   endS: number,
