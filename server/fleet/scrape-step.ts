@@ -4,23 +4,22 @@
  * and VictoriaMetrics fill each step with the newest sample before it): the same readings, a larger answer.
  *
  * Measured on the independent cluster (512 GPUs scraped every 30 s, the live view's 300 s, every gauge, fetched and
- * parsed in Node, best of 5): at a 15 s step 5.9 MB, Prometheus 2.42 404 ms and VictoriaMetrics 1.79 322 ms; at the
- * scrapes' 30 s 4.4 MB, 212 ms and 129 ms.
+ * parsed in Node, best of 5; /work/notes/s13/live-variants.ts): at a 15 s step 5.9 MB, Prometheus 2.42 404 ms and
+ * VictoriaMetrics 1.79 322 ms; at the scrapes' 30 s 4.4 MB, 212 ms and 129 ms.
  */
 import type { PrometheusClient } from './prometheus-api.ts';
 
 /**
- * The step for a read of the last `rangeS` seconds: `rangeS` over one more than the most GPU-Util samples any series
- * has in them (the most often scraped exporter decides, so no host loses a scrape). One more, rounded down to a whole
- * second: the range can miss a scrape at either end (VictoriaMetrics holds back the newest 30 s by default), and a
- * step a little under the interval reads a scrape twice now and then but never skips one. Never finer than `leastS`;
+ * The step for a read of the last `rangeS` seconds: `rangeS` over the most GPU-Util samples any series has in them
+ * (the most often scraped exporter decides, so no host loses a scrape), rounded down to a whole second (a step a
+ * little under the interval reads a scrape twice now and then, never skips one), and never finer than `leastS`.
  * `leastS` when no series has two samples in the range (nothing to measure an interval by).
- * @example stepForScrapes(300, 10, 15) // 27: 30 s scrapes
- * @example stepForScrapes(300, 20, 15) // 15: scraped every 15 s or more often
+ * @example stepForScrapes(300, 10, 15) // 30: 30 s scrapes
+ * @example stepForScrapes(300, 21, 15) // 15: scraped every 15 s or more often
  */
 export function stepForScrapes(rangeS: number, samples: number | undefined, leastS: number): number {
   if (samples === undefined || !Number.isFinite(samples) || samples < 2) return leastS;
-  return Math.max(leastS, Math.floor(rangeS / (samples + 1)));
+  return Math.max(leastS, Math.floor(rangeS / samples));
 }
 
 /** One instant query: the step the live view reads the GPUs that `sel` (matchers, no braces) selects at. */

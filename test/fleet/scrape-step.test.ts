@@ -2,16 +2,14 @@
 import { expect, test } from 'vitest';
 import { stepForScrapes } from '../../server/fleet/scrape-step.ts';
 
-test('scrapes every 30 s over 5 minutes: read a little under their interval, so none is skipped', () => {
-  expect(stepForScrapes(300, 10, 15)).toBe(27);
-  expect(stepForScrapes(300, 11, 15)).toBe(25); // a closed range can hold both ends' scrapes
-  expect(stepForScrapes(300, 9, 15)).toBe(30); // VictoriaMetrics holds back the newest 30 s
-  expect(stepForScrapes(300, 5, 15)).toBe(50); // Prometheus' default 1-minute scrapes
+test('scrapes every 30 s over 5 minutes: read at their interval, rounded down so none is skipped', () => {
+  expect(stepForScrapes(300, 10, 15)).toBe(30);
+  expect(stepForScrapes(300, 11, 15)).toBe(27); // a closed range can hold both ends' scrapes
+  expect(stepForScrapes(300, 5, 15)).toBe(60); // Prometheus' default 1-minute scrapes
 });
 
 test('scrapes as often as the least step or more often: the least step', () => {
   expect(stepForScrapes(300, 20, 15)).toBe(15);
-  expect(stepForScrapes(300, 18, 15)).toBe(15); // 15 s scrapes, the newest 30 s held back
   expect(stepForScrapes(300, 60, 15)).toBe(15);
 });
 
