@@ -24,6 +24,7 @@ import type { PrometheusClient } from './prometheus-api.ts';
 import { costOf, type CostSummary } from './cost.ts';
 import { readEnergyIncrease } from './readings.ts';
 import { steadyWindow } from './steady.ts';
+import { scrapeStepS } from './scrape-step.ts';
 import { jobOf, verdictsOf } from './jobs.ts';
 import { targetBatches, type OnBatch } from './batches.ts';
 import { MAX_SEGMENTS, segmentHours, segmentPlan, type SegmentPlan } from './segments.ts';
@@ -50,7 +51,10 @@ export interface AuditOptions {
   pricePerGpuHour: number | null;
   /** Seconds of raw scrapes the live verdict reads (default 300). */
   liveS?: number;
-  /** Seconds between those scrapes (default 15). */
+  /**
+   * Seconds between those scrapes (default 15): the finest step the live view reads at. Where dcgm-exporter is
+   * scraped less often, it reads at the scrape interval instead, each scrape once (scrape-step.ts).
+   */
   liveStepS?: number;
   /** Called after each batch of hosts is read (batches.ts): the CLI's progress lines. */
   onBatch?: OnBatch;
@@ -142,15 +146,17 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
   const coverage = windowCoverage(client, sel, plan, opts.endS, opts.recordingRules ?? true);
   const energyFrom = coverage.then((c): EnergySource => (c.covered.every(Boolean) ? 'power' : 'counter'));
   const [live, windowRead, energy, dataSpanS] = await Promise.all([
-    collectFleet(client, {
-      selector: opts.selector,
-      endS: opts.endS,
-      rangeS: liveS,
-      stepS: liveStepS,
-      nodeNames,
-      batches,
-      onBatch: opts.onBatch,
-    }),
+    scrapeStepS(client, sel, opts.endS, liveS, liveStepS).then((stepS) =>
+      collectFleet(client, {
+        selector: opts.selector,
+        endS: opts.endS,
+        rangeS: liveS,
+        stepS,
+        nodeNames,
+        batches,
+        onBatch: opts.onBatch,
+      }),
+    ),
     // The recording rules where they cover the window, raw series for the rest (rules/rules-path.ts).
     windowSegments(client, {
       selector: opts.selector,

@@ -99,11 +99,11 @@ describe('npm run audit against a real Prometheus', () => {
     const b = report.gpus.find((g) => g.hostname === 'gpu-b')!;
     expect(b.labels).toMatchObject({ pod: 'train-b', namespace: 'vision' });
     expect(report.gpus.find((g) => g.hostname === 'gpu-c')!.labels.job).toBe('4711');
-    // Ten queries for up to HOSTS_PER_QUERY hosts (the host names and the list of GPU hosts are asked for once,
+    // Eleven queries for up to HOSTS_PER_QUERY hosts (the host names and the list of GPU hosts are asked for once,
     // node-exporter's hosts once per read, their CPU, load and memory in one query per read; one finds the oldest
-    // sample, one the energy); each further batch of hosts adds two (its live view and its window), and as many for
-    // node-exporter's.
-    expect(report.queries).toBe(10);
+    // sample, one the energy, one the scrape interval the live view reads at); each further batch of hosts adds two
+    // (its live view and its window), and as many for node-exporter's.
+    expect(report.queries).toBe(11);
   });
 
   test('the working GPUs are named for what they do, and the idle ones as waste', async () => {

@@ -28,8 +28,8 @@ let vm: RunningPrometheus;
 let dir: string;
 let hosts: PlannedHost[];
 let report: AuditReport;
-/** Each range query's expression and the seconds it spans. */
-const ranges: { expr: string; spanS: number }[] = [];
+/** Each range query's expression, the seconds it spans and its step. */
+const ranges: { expr: string; spanS: number; stepS: number }[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'saturate-vm-hosts-'));
@@ -44,7 +44,11 @@ beforeAll(async () => {
   });
   for (const q of r.sent)
     if (q.path.endsWith('/query_range'))
-      ranges.push({ expr: q.form.get('query') ?? '', spanS: Number(q.form.get('end')) - Number(q.form.get('start')) });
+      ranges.push({
+        expr: q.form.get('query') ?? '',
+        spanS: Number(q.form.get('end')) - Number(q.form.get('start')),
+        stepS: Number(q.form.get('step')),
+      });
 });
 
 afterAll(async () => {
@@ -63,4 +67,17 @@ test("only the live view reads node-exporter's per-core counters", () => {
   const perCore = ranges.filter((r) => r.expr.includes('node_cpu_seconds_total'));
   expect(perCore.length).toBeGreaterThan(0);
   for (const r of perCore) expect(r.spanS).toBeLessThanOrEqual(300);
+});
+
+test('the live view reads each 30 s scrape once, not each twice at its 15 s step', () => {
+  const live = ranges.filter((r) => r.expr.includes('DCGM_FI_DEV_GPU_UTIL') && r.spanS === report.window.liveS);
+  expect(live.length).toBeGreaterThan(0);
+  // The scrape interval (a divisor of the 300 s under 300 s over the samples counted, 10 or 11): each scrape read
+  // once, the last point at the audit's end.
+  for (const r of live) expect(r.stepS).toBeGreaterThanOrEqual(25);
+  for (const r of live) expect(r.stepS).toBeLessThanOrEqual(SCRAPE_S);
+  for (const r of live) expect(r.spanS % r.stepS).toBe(0);
+  const score = scoreReport(report, hosts, WINDOW_S);
+  expect(score.rightShare).toBeGreaterThanOrEqual(0.95);
+  expect(score.confidentlyWrong).toEqual([]);
 });
