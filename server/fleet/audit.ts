@@ -13,6 +13,7 @@ import type { BottleneckKind } from '../../src/lib/diagnose/index.ts';
 import { WASTE_STATES } from '../../src/lib/fleet-view.ts';
 import {
   collectFleet,
+  DIAGNOSED_NAMES,
   gpuKeyOf,
   gpuMatch,
   nodeNamesAt,
@@ -152,6 +153,7 @@ export async function audit(client: PrometheusClient, opts: AuditOptions): Promi
         endS: opts.endS,
         rangeS: liveS,
         stepS,
+        names: DIAGNOSED_NAMES,
         nodeNames,
         batches,
         onBatch: opts.onBatch,

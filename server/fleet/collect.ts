@@ -88,6 +88,11 @@ export interface CollectOptions {
   batches?: Promise<Batch[]> | undefined;
   /** Called after each batch. */
   onBatch?: OnBatch | undefined;
+  /**
+   * The dcgm-exporter series to read (default every gauge the fleet reads; the audit: DIAGNOSED_NAMES). A field whose
+   * series is left out is null with that reason, not "not exported".
+   */
+  names?: readonly string[] | undefined;
 }
 
 const FIELD_SERIES = DCGM_SERIES.filter((s) => s.field !== null);
@@ -95,6 +100,20 @@ const FIELD_SERIES = DCGM_SERIES.filter((s) => s.field !== null);
 const NAMES = DCGM_SERIES.filter((s) => s.type === 'gauge').flatMap((s) =>
   DCGM_NAMES_BEFORE_4[s.name] ? [s.name, DCGM_NAMES_BEFORE_4[s.name]!] : [s.name],
 );
+/**
+ * Gauges no verdict reads (src/lib/diagnose/stats.ts is where the engine reads a sample, for deciding and for its
+ * evidence alike): graphics engine activity and XID fill no sample field; occupancy and free memory fill fields the
+ * lab pages show (src/lib/lab/metrics.ts), not the engine. The audit's live view leaves them out (DIAGNOSED_NAMES):
+ * 3 of the 17 series a GPU of the independent cluster sends, every verdict the same (test/fleet/independent.test.ts).
+ */
+const UNDIAGNOSED: ReadonlySet<string> = new Set([
+  'DCGM_FI_PROF_GR_ENGINE_ACTIVE',
+  'DCGM_FI_PROF_SM_OCCUPANCY',
+  'DCGM_FI_DEV_FB_FREE',
+  'DCGM_FI_DEV_XID_ERRORS',
+]);
+/** Every gauge the live view reads (NAMES) but those no verdict reads: what the audit's live view asks for. */
+export const DIAGNOSED_NAMES: readonly string[] = NAMES.filter((n) => !UNDIAGNOSED.has(n));
 const MASK = 'DCGM_FI_DEV_CLOCKS_EVENT_REASONS';
 const MASK_BEFORE_4 = DCGM_NAMES_BEFORE_4[MASK]!;
 
@@ -123,13 +142,15 @@ export async function collectFleet(client: PrometheusClient, opts: CollectOption
   const startS = opts.endS - opts.rangeS;
   const user = selectorMatchers(opts.selector);
   const batches = opts.batches ?? targetBatches(client, gpuMatch(opts.selector), startS, opts.endS);
+  const names = opts.names ?? NAMES;
   const read = (b: Batch) =>
-    client.queryRange(seriesSelector(NAMES, `{${withBatch(user, b)}}`), startS, opts.endS, opts.stepS);
+    client.queryRange(seriesSelector(names, `{${withBatch(user, b)}}`), startS, opts.endS, opts.stepS);
   const [gpuSeries, hostSamples] = await Promise.all([
     batches.then((bs) => readInBatches(bs, read, 'live view', opts.onBatch)),
     hostSamplesOver(client, startS, opts.endS, opts.stepS, Math.max(60, opts.stepS * 4), opts.nodeNames),
   ]);
-  return buildHosts(gpuSeries, hostSamples, timeline(startS, opts.endS, opts.stepS));
+  const notRead = new Set(NAMES.filter((n) => !names.includes(n)));
+  return buildHosts(gpuSeries, hostSamples, timeline(startS, opts.endS, opts.stepS), false, notRead);
 }
 
 /**
@@ -180,6 +201,7 @@ function buildHosts(
   hostSamples: Map<string, (HostSample | null)[]>,
   times: number[],
   averaged = false,
+  notRead: ReadonlySet<string> = new Set(),
 ): FleetHost[] {
   const gpus = new Map<string, { gpu: FleetGpu; values: Map<string, Map<number, number>> }>();
   const setsPod = targetsThatSetPod(series);
@@ -208,9 +230,17 @@ function buildHosts(
     times.forEach((t, i) => {
       const bad = new Map<number, string>();
       const samples = h.gpus.map((e, index) =>
-        gpuSample(e.gpu, e.values, t, index, averaged, (why) => {
-          if (!bad.has(index)) bad.set(index, why);
-        }),
+        gpuSample(
+          e.gpu,
+          e.values,
+          t,
+          index,
+          averaged,
+          (why) => {
+            if (!bad.has(index)) bad.set(index, why);
+          },
+          notRead,
+        ),
       );
       if (samples.every((s) => s.error !== null)) return; // no GPU of this host reported at this time
       corrupt.push(bad);
@@ -275,6 +305,9 @@ function utilSpreadsAt(gpus: { values: Map<string, Map<number, number>> }[], t: 
   return out;
 }
 
+/** The reason a field is null when its series was left out of the read (CollectOptions.names). */
+const NOT_READ = 'not read: no verdict uses it';
+
 function gpuSample(
   gpu: FleetGpu,
   values: Map<string, Map<number, number>>,
@@ -282,6 +315,7 @@ function gpuSample(
   index: number,
   averaged: boolean,
   corrupt: (reason: string) => void,
+  notRead: ReadonlySet<string>,
 ): GpuSample {
   const sample = emptyGpuSample({ index, uuid: gpu.uuid ?? gpu.key, name: gpu.model });
   const nullReasons = sample.nullReasons;
@@ -302,7 +336,9 @@ function gpuSample(
         ? `no reading: ${r.reason}`
         : values.has(s.name)
           ? 'no sample from dcgm-exporter at this time'
-          : FIELD_REASON(s);
+          : notRead.has(s.name)
+            ? NOT_READ
+            : FIELD_REASON(s);
       continue;
     }
     sample[field] = r.value * s.toField;
@@ -311,7 +347,10 @@ function gpuSample(
   const used = read('DCGM_FI_DEV_FB_USED')?.value;
   const free = read('DCGM_FI_DEV_FB_FREE')?.value;
   if (typeof used === 'number' && typeof free === 'number') sample.memTotalBytes = (used + free) * 1024 * 1024;
-  else nullReasons['memTotalBytes'] = 'needs DCGM_FI_DEV_FB_USED and DCGM_FI_DEV_FB_FREE';
+  else
+    nullReasons['memTotalBytes'] = notRead.has('DCGM_FI_DEV_FB_FREE')
+      ? NOT_READ
+      : 'needs DCGM_FI_DEV_FB_USED and DCGM_FI_DEV_FB_FREE';
   for (const f of ['memReservedBytes', 'smClockMaxMhz', 'memClockMhz', 'memClockMaxMhz'] as const)
     nullReasons[f] = 'not among dcgm-exporter default counters';
   // The mask under dcgm-exporter 4.x's name, else under its name before 4.0 (a fleet may run both).

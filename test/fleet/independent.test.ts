@@ -8,7 +8,9 @@
  * written in independent/score.ts.
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { audit, type AuditReport } from '../../server/fleet/audit.ts';
+import { audit, verdictsOf, type AuditReport } from '../../server/fleet/audit.ts';
+import { collectFleet, DIAGNOSED_NAMES, type FleetHost } from '../../server/fleet/collect.ts';
+import { jobOf } from '../../server/fleet/jobs.ts';
 import { createPrometheusClient } from '../../server/fleet/prometheus-api.ts';
 import { backfilledCluster, type BackfilledCluster } from './independent/cluster.ts';
 import { scoreReport, type Score } from './independent/score.ts';
@@ -76,5 +78,23 @@ describe('the fleet audit on an independent cluster of 512 GPUs over 6 h', () =>
       .filter((r) => r.truthH > 0 && Math.abs(r.error) > 0.05)
       .map((r) => `${r.kind}: ${r.auditH.toFixed(1)} h counted, ${r.truthH.toFixed(1)} h true`);
     expect(off).toEqual([]);
+  });
+
+  test('the live view leaves out the gauges no verdict reads, and every verdict is what all of them give', async () => {
+    const client = createPrometheusClient({ url: prom.url, timeoutMs: 1_200_000, fetchImpl: patientFetch });
+    const read = (names?: readonly string[]) =>
+      collectFleet(client, { endS: cluster.endS, rangeS: 300, stepS: 30, names });
+    const [all, diagnosed] = [await read(), await read(DIAGNOSED_NAMES)];
+    const occupancy = (hosts: FleetHost[]) =>
+      hosts.flatMap((h) => h.messages.at(-1)!.gpus).filter((g) => g.smOccupancyPct !== null).length;
+    expect(occupancy(all)).toBeGreaterThan(0); // the cluster sends what the audit leaves out
+    expect(occupancy(diagnosed)).toBe(0);
+    const verdicts = (hosts: FleetHost[]) =>
+      Object.fromEntries(
+        hosts.flatMap((h) => verdictsOf(h.messages, 300, h.gpus.map(jobOf)).map((v, i) => [h.gpus[i]!.key, v])),
+      );
+    const fromAll = verdicts(all);
+    expect(Object.keys(fromAll)).toHaveLength(GPUS);
+    expect(verdicts(diagnosed)).toEqual(fromAll);
   });
 });
