@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { audit } from '../../server/fleet/audit.ts';
+import { DIAGNOSED_NAMES } from '../../server/fleet/collect.ts';
 import {
   DCGM_FP64_BLANK,
   DCGM_INT32_BLANK,
@@ -87,18 +88,11 @@ describe('readEnergyIncrease', () => {
 });
 
 /**
- * The series the fleet reads for a GPU's verdict (energy comes from its own query; XID and GR engine go unread; the
- * mask's name before dcgm-exporter 4.0 goes unread beside the 4.x one these GPUs send).
+ * The series the fleet reads for a GPU's verdict (energy comes from its own query; the live view leaves out what no
+ * verdict reads, DIAGNOSED_NAMES: XID, GR engine, occupancy, free memory; the mask's name before dcgm-exporter 4.0
+ * goes unread beside the 4.x one these GPUs send).
  */
-const READ = NAMES.filter(
-  (n) =>
-    ![
-      'DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION',
-      'DCGM_FI_DEV_XID_ERRORS',
-      'DCGM_FI_PROF_GR_ENGINE_ACTIVE',
-      'DCGM_FI_DEV_CLOCK_THROTTLE_REASONS',
-    ].includes(n),
-);
+const READ = NAMES.filter((n) => DIAGNOSED_NAMES.includes(n) && !['DCGM_FI_DEV_CLOCK_THROTTLE_REASONS'].includes(n));
 
 /** A hostile value for a series: [series, value, corrupt?]. */
 const spoil = fc.oneof(
