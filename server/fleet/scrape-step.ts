@@ -17,17 +17,22 @@ import type { PrometheusClient } from './prometheus-api.ts';
 
 /**
  * The step for a read of the last `rangeS` seconds: the largest whole second that divides `rangeS` and is at most
- * `rangeS` over the most GPU-Util samples a series holds in them (the most often scraped exporter decides, so no
- * host loses a scrape), and never under `leastS`. `leastS` when no series has two samples in the range, or when no
- * such divisor exists (nothing to measure an interval by, or a range it cannot split evenly).
- * @example stepForScrapes(300, 10, 15) // 30: 30 s scrapes
- * @example stepForScrapes(300, 11, 15) // 25: 27.3 s is not a divisor of 300
+ * `rangeS` over one more than the most GPU-Util samples a series holds in them (the most often scraped exporter
+ * decides, so no host loses a scrape), and never under `leastS`. `leastS` when no series has two samples in the range,
+ * or when no such divisor exists (nothing to measure an interval by, or a range it cannot split evenly).
+ *
+ * Why one more: scrapes every I seconds leave between R/I − 1 and R/I + 1 samples in R seconds (where the range's
+ * ends fall among them; Prometheus 2's ranges are closed, so both ends can hold one), so R/(n + 1) is under I
+ * whatever n was counted, while R/n can be over it (45 s scrapes, 6 samples in 300 s: 50 s would skip scrapes).
+ * Scrapes every 30 s read at 25 s: 12 points for 10 scrapes, against 20 at a fixed 15 s.
+ * @example stepForScrapes(300, 10, 15) // 25: 30 s scrapes (27.3 s does not divide 300 s)
+ * @example stepForScrapes(300, 5, 15) // 50: 1-minute scrapes
  * @example stepForScrapes(300, 21, 15) // 15: scraped every 15 s or more often
  */
 export function stepForScrapes(rangeS: number, samples: number | undefined, leastS: number): number {
   if (samples === undefined || !Number.isFinite(samples) || samples < 2) return leastS;
   if (!Number.isInteger(rangeS) || rangeS <= 0) return leastS;
-  for (let step = Math.floor(rangeS / samples); step > leastS; step--) if (rangeS % step === 0) return step;
+  for (let step = Math.floor(rangeS / (samples + 1)); step > leastS; step--) if (rangeS % step === 0) return step;
   return leastS;
 }
 
