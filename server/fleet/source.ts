@@ -53,20 +53,23 @@ export async function openPrometheusSource(opts: PrometheusSourceOptions): Promi
   });
   const now = opts.now ?? Date.now;
   const refreshS = Math.max(0.1, opts.refreshS ?? 15);
-  // The live view reads the last ten refreshes (at least 20 s): recent enough to follow a change.
+  // The fleet page's verdict now reads the last ten refreshes (at least 20 s): recent enough to follow a change.
   const lookbackS = Math.max(20, Math.round(refreshS * 10));
+  // Each refresh reads the newest scrape alone: one point a series at the refresh's time, which Prometheus fills from
+  // its lookback (5 minutes by default) unless the target has gone (a stale series has none). A range of refreshes
+  // would send the same readings ten times over, every refresh, for as long as the lab server runs.
   const read = () =>
     collectFleet(client, {
       selector: opts.selector,
       endS: Math.floor(now() / 1000),
-      rangeS: lookbackS,
+      rangeS: 0,
       stepS: refreshS,
     });
   const hosts = await read();
   const gpus: FleetGpu[] = hosts.flatMap((h) => h.gpus);
   if (!gpus.length)
     throw new Error(
-      `no GPU matched${opts.selector ? ` ${opts.selector}` : ''} in ${client.where} over the last ${lookbackS} s: check the selector, and that Prometheus scrapes dcgm-exporter`,
+      `no GPU matched${opts.selector ? ` ${opts.selector}` : ''} in ${client.where}'s newest scrapes (its lookback, 5 minutes by default): check the selector, and that Prometheus scrapes dcgm-exporter`,
     );
   const indexOf = new Map(gpus.map((g, i) => [g.key, i]));
   const label = (g: FleetGpu) => fleetDeviceName(g); // the fleet page links to a GPU by this name
@@ -85,7 +88,8 @@ export async function openPrometheusSource(opts: PrometheusSourceOptions): Promi
   const store = (h: Awaited<ReturnType<typeof read>>) => {
     const next = gpus.map((g, i) => {
       const gone = emptyGpuSample({ index: i, uuid: g.uuid ?? g.key, name: label(g) });
-      gone.error = lastError ?? `no scrape from ${g.hostname} in the last ${lookbackS} s`;
+      gone.error =
+        lastError ?? `no recent scrape from ${g.hostname} (none in Prometheus's lookback, or its target is down)`;
       return gone;
     });
     for (const host of h) {

@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { openPrometheusSource } from '../../server/fleet/source.ts';
 import { scenarioCluster, writeClusterOpenMetrics } from './cluster.ts';
-import { startPrometheus, type RunningPrometheus, PROMETHEUS_TEST_LIMITS } from './prometheus-harness.ts';
+import {
+  recordingFetch,
+  startPrometheus,
+  type RunningPrometheus,
+  PROMETHEUS_TEST_LIMITS,
+} from './prometheus-harness.ts';
 
 vi.setConfig(PROMETHEUS_TEST_LIMITS);
 
@@ -44,6 +49,33 @@ describe('the Prometheus source', () => {
       nowMs = END_MS + 600_000;
       await src.refresh();
       expect(src.read(nowMs).gpus.every((g) => g.error !== null && g.gpuUtilPct === null)).toBe(true);
+    } finally {
+      src.close();
+    }
+  });
+
+  test("each refresh reads one point a series, the newest scrape, and each GPU's values are Prometheus's own", async () => {
+    const nowMs = END_MS - 120_000;
+    const { fetchImpl, sent } = recordingFetch();
+    const src = await openPrometheusSource({ url: prom.url, now: () => nowMs, fetchImpl });
+    try {
+      sent.length = 0;
+      await src.refresh();
+      const ranges = sent.filter((q) => q.path.endsWith('/query_range'));
+      expect(ranges.length).toBeGreaterThan(0);
+      for (const q of ranges) expect(q.form.get('start')).toBe(q.form.get('end'));
+      // What Prometheus itself says each GPU-Util is at that time.
+      const res = await fetch(
+        `${prom.url}/api/v1/query?${new URLSearchParams({ query: 'DCGM_FI_DEV_GPU_UTIL', time: String(nowMs / 1000) })}`,
+      );
+      const body = (await res.json()) as {
+        data: { result: { metric: Record<string, string>; value: [number, string] }[] };
+      };
+      const byUuid = new Map(body.data.result.map((r) => [r.metric['UUID'], Number(r.value[1])]));
+      const read = src.read(nowMs).gpus;
+      expect(read).toHaveLength(24);
+      src.devices().forEach((d, i) => expect(read[i]!.gpuUtilPct, d.name).toBe(byUuid.get(d.uuid)));
+      expect(new Set(read.map((g) => g.gpuUtilPct)).size).toBeGreaterThan(1);
     } finally {
       src.close();
     }
