@@ -154,6 +154,25 @@ export async function collectFleet(client: PrometheusClient, opts: CollectOption
 }
 
 /**
+ * The GPUs that match `selector` at their newest scrape: one instant query per batch of hosts at `atS`, one message a
+ * host (no host CPU). Prometheus answers each series' newest sample within its lookback (5 minutes by default), none
+ * for a series marked stale (its target down); VictoriaMetrics leaves out its `-search.latencyOffset` (30 s by
+ * default), which a one-point range query would lose whole.
+ */
+export async function newestFleet(
+  client: PrometheusClient,
+  opts: { selector?: string | undefined; atS: number },
+): Promise<FleetHost[]> {
+  const user = selectorMatchers(opts.selector);
+  const batches = await targetBatches(client, gpuMatch(opts.selector), opts.atS - 300, opts.atS);
+  const read = (b: Batch) =>
+    client
+      .query(seriesSelector(NAMES, `{${withBatch(user, b)}}`), opts.atS)
+      .then((series) => series.map((s): RangeSeries => ({ labels: s.labels, points: [[opts.atS, s.value]] })));
+  return buildHosts(await readInBatches(batches, read, 'newest scrape'), new Map(), [opts.atS]);
+}
+
+/**
  * Hosts and their messages from range-query series named by dcgm-exporter's metric names, each point an
  * average over the step (`averaged`: clock event reasons then come as shares, see FleetHost.reasonShares).
  */

@@ -12,7 +12,7 @@ import type { DeviceInfo, GpuSample } from '../../src/protocol/metrics.ts';
 import { emptyGpuSample } from '../../src/protocol/metrics.ts';
 import { fleetDeviceName } from '../../src/lib/fleet-view.ts';
 import { audit, type AuditReport } from './audit.ts';
-import { collectFleet, type FleetGpu } from './collect.ts';
+import { newestFleet, type FleetGpu } from './collect.ts';
 import { terminalText } from './plain-text.ts';
 import { createPrometheusClient, type PrometheusClient, type PrometheusOptions } from './prometheus-api.ts';
 
@@ -55,16 +55,9 @@ export async function openPrometheusSource(opts: PrometheusSourceOptions): Promi
   const refreshS = Math.max(0.1, opts.refreshS ?? 15);
   // The fleet page's verdict now reads the last ten refreshes (at least 20 s): recent enough to follow a change.
   const lookbackS = Math.max(20, Math.round(refreshS * 10));
-  // Each refresh reads the newest scrape alone: one point a series at the refresh's time, which Prometheus fills from
-  // its lookback (5 minutes by default) unless the target has gone (a stale series has none). A range of refreshes
-  // would send the same readings ten times over, every refresh, for as long as the lab server runs.
-  const read = () =>
-    collectFleet(client, {
-      selector: opts.selector,
-      endS: Math.floor(now() / 1000),
-      rangeS: 0,
-      stepS: refreshS,
-    });
+  // Each refresh reads the newest scrape alone (collect.ts newestFleet): one value a series, not the last ten
+  // refreshes of every series, the same readings ten times over, every refresh, for as long as the lab server runs.
+  const read = () => newestFleet(client, { selector: opts.selector, atS: Math.floor(now() / 1000) });
   const hosts = await read();
   const gpus: FleetGpu[] = hosts.flatMap((h) => h.gpus);
   if (!gpus.length)

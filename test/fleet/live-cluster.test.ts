@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { parseCli } from '../../server/cli.ts';
 import { launch, type Launched } from '../../server/launch.ts';
+import { openPrometheusSource } from '../../server/fleet/source.ts';
 import { CLUSTER_CAUSES } from './cluster.ts';
 import { startPrometheus, type RunningPrometheus, PROMETHEUS_TEST_LIMITS } from './prometheus-harness.ts';
 
@@ -116,6 +117,41 @@ describe('a live simulated cluster scraped by Prometheus', () => {
     const text = await other.text();
     expect(text).toContain(prom.url.replace('http://', '')); // the report names the configured Prometheus only
     expect(text).not.toContain('169.254');
+  });
+
+  test('a node that goes down reads "no recent scrape" at the next refresh, never its last readings as now', async () => {
+    const src = await openPrometheusSource({ url: prom.url, refreshS: SCRAPE_S });
+    try {
+      const scenario = Object.keys(CLUSTER_CAUSES)[1]!;
+      const [gone] = servers.splice(1, 1);
+      const instance = `127.0.0.1:${gone!.port}`;
+      await gone!.stop();
+      // What Prometheus does next: its scrape of the node fails (up is 0) and marks the node's series stale, then.
+      const upAt = async (timeS: number) => {
+        const q = new URLSearchParams({ query: `up{instance="${instance}"}`, time: String(timeS) });
+        const body = (await (await fetch(`${prom.url}/api/v1/query?${q}`)).json()) as {
+          data: { result: { value: [number, string] }[] };
+        };
+        return body.data.result[0]?.value[1];
+      };
+      const deadline = Date.now() + 30_000 + prom.visibleAfterMs;
+      while ((await upAt(Math.floor(Date.now() / 1000))) !== '0' && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 200));
+      await src.refresh();
+      const devices = src.devices();
+      const read = src.read(Date.now()).gpus;
+      const onGone = devices.flatMap((d, i) => (d.name.includes(`(sim-${scenario},`) ? [read[i]!] : []));
+      expect(onGone).toHaveLength(GPUS_PER_SERVER);
+      for (const g of onGone) {
+        expect(g.gpuUtilPct).toBeNull();
+        expect(g.error).toMatch(/no recent scrape from sim-/);
+      }
+      const others = read.filter((g) => !onGone.includes(g));
+      expect(others.length).toBeGreaterThan(0);
+      for (const g of others) expect(g.error).toBeNull();
+    } finally {
+      src.close();
+    }
   });
 
   test('simulated series say so on every line', async () => {

@@ -54,16 +54,20 @@ describe('the Prometheus source', () => {
     }
   });
 
-  test("each refresh reads one point a series, the newest scrape, and each GPU's values are Prometheus's own", async () => {
+  test("each refresh reads one value a series, the newest scrape, and each GPU's values are Prometheus's own", async () => {
     const nowMs = END_MS - 120_000;
     const { fetchImpl, sent } = recordingFetch();
     const src = await openPrometheusSource({ url: prom.url, now: () => nowMs, fetchImpl });
     try {
       sent.length = 0;
       await src.refresh();
-      const ranges = sent.filter((q) => q.path.endsWith('/query_range'));
-      expect(ranges.length).toBeGreaterThan(0);
-      for (const q of ranges) expect(q.form.get('start')).toBe(q.form.get('end'));
+      // Instant queries only: one value a series, never a range of refreshes.
+      expect(sent.filter((q) => q.path.endsWith('/query_range'))).toEqual([]);
+      const reads = sent.filter(
+        (q) => q.path.endsWith('/query') && q.form.get('query')?.includes('DCGM_FI_DEV_GPU_UTIL'),
+      );
+      expect(reads.length).toBeGreaterThan(0);
+      for (const q of reads) expect(Number(q.form.get('time'))).toBe(nowMs / 1000);
       // What Prometheus itself says each GPU-Util is at that time.
       const res = await fetch(
         `${prom.url}/api/v1/query?${new URLSearchParams({ query: 'DCGM_FI_DEV_GPU_UTIL', time: String(nowMs / 1000) })}`,
