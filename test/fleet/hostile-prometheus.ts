@@ -92,8 +92,8 @@ const timesOf = (p: URLSearchParams): number[] => {
 };
 
 /**
- * The answer (`data` of Prometheus's JSON) to one fleet query: the dcgm-exporter range query, the segments'
- * `label_replace` union, the energy `increase()`; node-exporter's queries get nothing (hosts unknown).
+ * The answer (`data` of Prometheus's JSON) to one fleet query: the dcgm-exporter range query and newest scrape, the
+ * segments' `label_replace` union, the energy `increase()`; node-exporter's queries get nothing (hosts unknown).
  */
 export function fleetAnswer(path: string, params: URLSearchParams, all: readonly FakeGpu[]): unknown {
   if (path.includes('/label/instance/values')) return [...new Set(all.map((g) => g.labels['instance'] ?? ''))].sort();
@@ -103,8 +103,19 @@ export function fleetAnswer(path: string, params: URLSearchParams, all: readonly
   const only = batch === undefined ? null : new RegExp(`^(?:${batch.replace(/\\(.)/g, '$1')})$`);
   const gpus = only ? all.filter((g) => only.test(g.labels['instance'] ?? '')) : all;
   if (path.endsWith('/query')) {
-    if (!q.includes('DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION')) return { resultType: 'vector', result: [] };
     const t = Number(params.get('time'));
+    // The newest scrape (collect.ts newestFleet): a plain selector of dcgm-exporter's names, each GPU's value now.
+    const newest = /^\{__name__=~"(DCGM_[^"]+)"/.exec(q)?.[1]?.split('|');
+    if (newest)
+      return {
+        resultType: 'vector',
+        result: gpus.flatMap((g) =>
+          newest
+            .filter((n) => g.values[n] !== undefined)
+            .map((n) => ({ metric: { __name__: n, ...g.labels }, value: [t, text(g.values[n]!)] })),
+        ),
+      };
+    if (!q.includes('DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION')) return { resultType: 'vector', result: [] };
     return {
       resultType: 'vector',
       result: gpus
