@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { audit } from '../server/fleet/audit.ts';
 import { createPrometheusClient } from '../server/fleet/prometheus-api.ts';
+import { collectFleet, newestFleet } from '../server/fleet/collect.ts';
 import { toJson } from '../server/fleet/report.ts';
 import {
   CLUSTER_CAUSES,
@@ -38,6 +39,10 @@ export interface FleetRow {
   prometheusMs: number;
   saturateMs: number;
   bytesFromPrometheus: number;
+  /** One refresh of the lab server's Prometheus source (newestFleet), best of 3: ms and bytes read. */
+  refresh: { ms: number; bytes: number };
+  /** The same refresh as a range of the last ten refreshes (150 s at 15 s), what it read before: ms and bytes. */
+  rangeRefresh: { ms: number; bytes: number };
   reportBytes: number;
   backfillS: number;
   /** The page: /api/fleet response to the report in the DOM, ms (median of 3); null without a built site. */
@@ -141,6 +146,15 @@ export async function benchFleet(
           const s = performance.now();
           const report = await audit(client, { windowS: 3600, endS: END_MS / 1000, pricePerGpuHour: null });
           const totalMs = performance.now() - s;
+          const auditBytes = bytes;
+          const refresh = await bestOf3(
+            () => newestFleet(client, { atS: END_MS / 1000 }),
+            () => bytes,
+          );
+          const rangeRefresh = await bestOf3(
+            () => collectFleet(client, { endS: END_MS / 1000, rangeS: 150, stepS: 15 }),
+            () => bytes,
+          );
           const json = JSON.stringify(toJson(report));
           const page = browser ? await timeRender(browser.page, browser.site.url, json) : null;
           rows.push({
@@ -148,7 +162,9 @@ export async function benchFleet(
             queries: report.queries,
             prometheusMs,
             saturateMs: totalMs - prometheusMs,
-            bytesFromPrometheus: bytes,
+            bytesFromPrometheus: auditBytes,
+            refresh,
+            rangeRefresh,
             reportBytes: json.length,
             backfillS,
             renderMs: page?.renderMs ?? null,
@@ -182,8 +198,29 @@ export async function benchFleet(
       (r) =>
         `| ${r.gpus} | ${r.queries} | ${r.prometheusMs.toFixed(0)} ms | ${r.saturateMs.toFixed(0)} ms | ${(r.bytesFromPrometheus / 1024).toFixed(0)} KB | ${(r.reportBytes / 1024).toFixed(0)} KB | ${ms(r.renderMs)} / ${ms(r.paintMs)} | ${grow(r, 'prometheusMs')} / ${grow(r, 'saturateMs')} / ${grow(r, 'bytesFromPrometheus')} / ${grow(r, 'paintMs')} |`,
     ),
+    '',
+    "The lab server's refresh (`--source prometheus:`, every 15 s by default): the newest scrape alone (instant queries, collect.ts `newestFleet`) against the range of the last ten refreshes it read before (150 s at 15 s), best of 3 each.",
+    '',
+    '| GPUs | refresh: newest scrape | range of ten refreshes | ÷ (time / bytes) |',
+    '|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.gpus} | ${ms(r.refresh.ms)}, ${(r.refresh.bytes / 1024).toFixed(0)} KB | ${ms(r.rangeRefresh.ms)}, ${(r.rangeRefresh.bytes / 1024).toFixed(0)} KB | ${(r.rangeRefresh.ms / r.refresh.ms).toFixed(1)}× / ${(r.rangeRefresh.bytes / r.refresh.bytes).toFixed(1)}× |`,
+    ),
   ].join('\n');
   return { rows, markdown };
+}
+
+/** The least wall time of three runs of `run`, and the bytes `bytesRead` grew by in that run. */
+async function bestOf3(run: () => Promise<unknown>, bytesRead: () => number): Promise<{ ms: number; bytes: number }> {
+  let best = { ms: Infinity, bytes: 0 };
+  for (let i = 0; i < 3; i++) {
+    const [b0, t0] = [bytesRead(), performance.now()];
+    await run();
+    const ms = performance.now() - t0;
+    if (ms < best.ms) best = { ms, bytes: bytesRead() - b0 };
+  }
+  return best;
 }
 
 /** The verdict now of every GPU of a one-host-per-scenario cluster, against its cause, as a confusion matrix. */
