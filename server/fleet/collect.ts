@@ -153,6 +153,9 @@ export async function collectFleet(client: PrometheusClient, opts: CollectOption
   return buildHosts(gpuSeries, hostSamples, timeline(startS, opts.endS, opts.stepS), false, notRead);
 }
 
+/** Prometheus's default lookback (`--query.lookback-delta`), s: how old a newest sample an instant query returns. */
+const LOOKBACK_S = 300;
+
 /**
  * The GPUs that match `selector` at their newest scrape: one instant query per batch of hosts at `atS`, one message a
  * host (no host CPU). Prometheus answers each series' newest sample within its lookback (5 minutes by default), none
@@ -164,7 +167,7 @@ export async function newestFleet(
   opts: { selector?: string | undefined; atS: number },
 ): Promise<FleetHost[]> {
   const user = selectorMatchers(opts.selector);
-  const batches = await targetBatches(client, gpuMatch(opts.selector), opts.atS - 300, opts.atS);
+  const batches = await targetBatches(client, gpuMatch(opts.selector), opts.atS - LOOKBACK_S, opts.atS);
   const read = (b: Batch) =>
     client
       .query(seriesSelector(NAMES, `{${withBatch(user, b)}}`), opts.atS)

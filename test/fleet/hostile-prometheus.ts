@@ -102,19 +102,18 @@ export function fleetAnswer(path: string, params: URLSearchParams, all: readonly
   const batch = /instance=~"((?:[^"\\]|\\.)*)"/.exec(q)?.[1];
   const only = batch === undefined ? null : new RegExp(`^(?:${batch.replace(/\\(.)/g, '$1')})$`);
   const gpus = only ? all.filter((g) => only.test(g.labels['instance'] ?? '')) : all;
+  // dcgm-exporter's series by name (collect.ts: the live view's range read, the newest scrape's instant one): one
+  // series a GPU and name it sends, its value as `sample` gives it.
+  const names = /__name__=~"(DCGM_[^"]+)"/.exec(q)?.[1]?.split('|');
+  const perSeries = (sample: (v: number | string) => object) =>
+    gpus.flatMap((g) =>
+      (names ?? [])
+        .filter((n) => g.values[n] !== undefined)
+        .map((n) => ({ metric: { __name__: n, ...g.labels }, ...sample(g.values[n]!) })),
+    );
   if (path.endsWith('/query')) {
     const t = Number(params.get('time'));
-    // The newest scrape (collect.ts newestFleet): a plain selector of dcgm-exporter's names, each GPU's value now.
-    const newest = /^\{__name__=~"(DCGM_[^"]+)"/.exec(q)?.[1]?.split('|');
-    if (newest)
-      return {
-        resultType: 'vector',
-        result: gpus.flatMap((g) =>
-          newest
-            .filter((n) => g.values[n] !== undefined)
-            .map((n) => ({ metric: { __name__: n, ...g.labels }, value: [t, text(g.values[n]!)] })),
-        ),
-      };
+    if (names) return { resultType: 'vector', result: perSeries((v) => ({ value: [t, text(v)] })) };
     if (!q.includes('DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION')) return { resultType: 'vector', result: [] };
     return {
       resultType: 'vector',
@@ -138,16 +137,7 @@ export function fleetAnswer(path: string, params: URLSearchParams, all: readonly
           })),
       ),
     };
-  const names = /__name__=~"(DCGM_[^"]+)"/.exec(q)?.[1]?.split('|');
-  if (!names) return { resultType: 'matrix', result: [] };
-  return {
-    resultType: 'matrix',
-    result: gpus.flatMap((g) =>
-      names
-        .filter((n) => g.values[n] !== undefined)
-        .map((n) => ({ metric: { __name__: n, ...g.labels }, values: points(g.values[n]!) })),
-    ),
-  };
+  return { resultType: 'matrix', result: perSeries((v) => ({ values: points(v) })) };
 }
 
 /** A PrometheusClient answering from `gpus` in process (no HTTP): for properties over many random fleets. */

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { parseCli } from '../../server/cli.ts';
 import { launch, type Launched } from '../../server/launch.ts';
 import { openPrometheusSource } from '../../server/fleet/source.ts';
+import { createPrometheusClient } from '../../server/fleet/prometheus-api.ts';
 import { CLUSTER_CAUSES } from './cluster.ts';
 import { startPrometheus, type RunningPrometheus, PROMETHEUS_TEST_LIMITS } from './prometheus-harness.ts';
 
@@ -127,15 +128,10 @@ describe('a live simulated cluster scraped by Prometheus', () => {
       const instance = `127.0.0.1:${gone!.port}`;
       await gone!.stop();
       // What Prometheus does next: its scrape of the node fails (up is 0) and marks the node's series stale, then.
-      const upAt = async (timeS: number) => {
-        const q = new URLSearchParams({ query: `up{instance="${instance}"}`, time: String(timeS) });
-        const body = (await (await fetch(`${prom.url}/api/v1/query?${q}`)).json()) as {
-          data: { result: { value: [number, string] }[] };
-        };
-        return body.data.result[0]?.value[1];
-      };
+      const client = createPrometheusClient({ url: prom.url });
+      const upAt = async (timeS: number) => (await client.query(`up{instance="${instance}"}`, timeS))[0]?.value;
       const deadline = Date.now() + 30_000 + prom.visibleAfterMs;
-      while ((await upAt(Math.floor(Date.now() / 1000))) !== '0' && Date.now() < deadline)
+      while ((await upAt(Math.floor(Date.now() / 1000))) !== 0 && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 200));
       await src.refresh();
       const devices = src.devices();

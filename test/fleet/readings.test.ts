@@ -92,7 +92,7 @@ describe('readEnergyIncrease', () => {
  * verdict reads, DIAGNOSED_NAMES: XID, GR engine, occupancy, free memory; the mask's name before dcgm-exporter 4.0
  * goes unread beside the 4.x one these GPUs send).
  */
-const READ = NAMES.filter((n) => DIAGNOSED_NAMES.includes(n) && !['DCGM_FI_DEV_CLOCK_THROTTLE_REASONS'].includes(n));
+const READ = NAMES.filter((n) => DIAGNOSED_NAMES.includes(n) && n !== 'DCGM_FI_DEV_CLOCK_THROTTLE_REASONS');
 
 /** A hostile value for a series: [series, value, corrupt?]. */
 const spoil = fc.oneof(

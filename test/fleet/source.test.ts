@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { openPrometheusSource } from '../../server/fleet/source.ts';
+import { createPrometheusClient } from '../../server/fleet/prometheus-api.ts';
 import { scenarioCluster, writeClusterOpenMetrics } from './cluster.ts';
 import {
   recordingFetch,
@@ -69,13 +70,8 @@ describe('the Prometheus source', () => {
       expect(reads.length).toBeGreaterThan(0);
       for (const q of reads) expect(Number(q.form.get('time'))).toBe(nowMs / 1000);
       // What Prometheus itself says each GPU-Util is at that time.
-      const res = await fetch(
-        `${prom.url}/api/v1/query?${new URLSearchParams({ query: 'DCGM_FI_DEV_GPU_UTIL', time: String(nowMs / 1000) })}`,
-      );
-      const body = (await res.json()) as {
-        data: { result: { metric: Record<string, string>; value: [number, string] }[] };
-      };
-      const byUuid = new Map(body.data.result.map((r) => [r.metric['UUID'], Number(r.value[1])]));
+      const own = await createPrometheusClient({ url: prom.url }).query('DCGM_FI_DEV_GPU_UTIL', nowMs / 1000);
+      const byUuid = new Map(own.map((r) => [r.labels['UUID'], r.value]));
       const read = src.read(nowMs).gpus;
       expect(read).toHaveLength(24);
       src.devices().forEach((d, i) => expect(read[i]!.gpuUtilPct, d.name).toBe(byUuid.get(d.uuid)));
