@@ -79,9 +79,140 @@ export interface RulesImport {
   seconds: number;
 }
 
+/** Where a host's points go: the series (its index in `HostRules.series`), the time (unix s) and the value. */
+export type PointSink = (series: number, tS: number, value: number) => void;
+
+/** The recording rules' points of one host, drawn five minutes at a time. */
+export interface HostRules {
+  /** The series its rules write, labels with `__name__`; a limiting reason that never shows gets no point. */
+  series: Record<string, string>[];
+  /** Draws the next five minutes' scrapes and hands each of their points to `sink`, each series' in time order. */
+  nextFive(sink: PointSink): void;
+}
+
 /**
- * Writes what the rules hold of `hosts` over (startS, endS] (scrapes every `stepS` from `startS`, a minute a whole
- * number of them) into the VictoriaMetrics at `url`, through files in `workDir`.
+ * What the rules hold of host `h` over (startS, endS] (scrapes every `stepS` from `startS`, a minute a whole number
+ * of them), five minutes at a time, so that a writer can send them series by series (VictoriaMetrics' import) or in
+ * time order across the fleet (Prometheus's remote write). Node gauges stop `rawTailS` before `endS`, where the scrape
+ * writer (write.ts) takes over.
+ */
+export function hostRules(h: PlannedHost, startS: number, endS: number, stepS: number, rawTailS: number): HostRules {
+  if (MINUTE_S % stepS !== 0 || (endS - startS) % FIVE_S !== 0)
+    throw new Error(`a minute must hold whole scrapes and the window whole 5 minutes (step ${stepS} s)`);
+  const perMinute = MINUTE_S / stepS;
+  // node-exporter's gauges, at every scrape in (startS, endS - rawTailS]: those of minute k at its end and before it.
+  const nodeScrapes = Math.floor((endS - rawTailS - startS) / stepS);
+  const series: Record<string, string>[] = [];
+  const add = (labels: Record<string, string>) => series.push(labels) - 1;
+  const model = modelOf(h);
+  const idle = idleDraws(h, model);
+  const gpus = h.gpus.map((g, gi) => {
+    const labels = labelObject(gpuLabels(h, gi));
+    const levels = levelsOf(g);
+    const rand = prng(g.seed);
+    const means = MEAN_SERIES.filter((s) => sends(h, s.who));
+    const withMask = sends(h, 'v4') || sends(h, 'v3');
+    return {
+      draw: (t: number): Scrape => {
+        const state = stateAt(g, t - startS);
+        return scrape(state, levels.get(state)!, model, idle[gi]!, h.powerCapShare, rand);
+      },
+      means: means.map((m) => ({
+        field: m.field,
+        at: add({ ...labels, __name__: RULE_MEANS_5M, [SERIES_LABEL]: m.name }),
+      })),
+      min5: add({ ...labels, __name__: RULE_UTIL_MIN_5M, [SERIES_LABEL]: UTIL_SPREAD_SERIES.min }),
+      max5: add({ ...labels, __name__: RULE_UTIL_MAX_5M, [SERIES_LABEL]: UTIL_SPREAD_SERIES.max }),
+      maxMinute: add({ ...labels, __name__: RULE_UTIL_MAX, [SERIES_LABEL]: UTIL_SPREAD_SERIES.max }),
+      mask: withMask ? add({ ...labels, __name__: RULE_MASK_5M }) : -1,
+      reasons: withMask
+        ? LIMITING_REASONS.map((r) =>
+            add({ ...labels, __name__: RULE_REASON_5M, [SERIES_LABEL]: reasonSeries(r.name) }),
+          )
+        : [],
+      before: null as Scrape | null,
+    };
+  });
+  const instance = nodeInstance(h);
+  const cpuMean = add({ __name__: RULE_NODE_CPU, instance });
+  const cpuBusiest = add({ __name__: RULE_NODE_MAX_CORE, instance });
+  const node = labelObject(`{${nodeLabels(h)}}`);
+  const nodeGauges = NODE_GAUGES.map(([name, value]) => ({ value, at: add({ ...node, __name__: name }) }));
+  const hostRand = prng(0xc0 + h.gpus.length * 7 + h.hostname.length);
+  let five = 0;
+  return {
+    series,
+    nextFive(sink) {
+      const first = startS + five * FIVE_S;
+      const fiveEnd = first + FIVE_S;
+      if (fiveEnd > endS) throw new Error(`no five minutes left before ${endS}`);
+      for (const g of gpus) {
+        g.before ??= g.draw(startS);
+        const sum = new Float64Array(g.means.length);
+        const reasonMinutes = new Float64Array(g.reasons.length);
+        let minOf = Infinity;
+        let maxOf = -Infinity;
+        for (let t = first + MINUTE_S; t <= fiveEnd; t += MINUTE_S) {
+          const scrapes = Array.from({ length: perMinute }, (_, i) => g.draw(t - (perMinute - 1 - i) * stepS));
+          let lo = Infinity;
+          let hi = -Infinity;
+          for (const s of scrapes) {
+            lo = Math.min(lo, s.utilPct);
+            hi = Math.max(hi, s.utilPct);
+          }
+          sink(g.maxMinute, t, hi);
+          minOf = Math.min(minOf, lo);
+          maxOf = Math.max(maxOf, hi);
+          g.means.forEach((m, i) => {
+            let a = 0;
+            for (const s of scrapes) a += s[m.field];
+            sum[i]! += a / perMinute;
+          });
+          if (g.mask >= 0) {
+            // The rule's share: a [1m:10s] subquery, each of its 6 points the latest scrape at or before it.
+            const before = g.before;
+            const at = (p: number) =>
+              p < t - MINUTE_S + stepS ? before : scrapes[Math.floor((p - (t - MINUTE_S)) / stepS) - 1]!;
+            LIMITING_REASONS.forEach((r, ri) => {
+              let on = 0;
+              for (let p = t - 50; p <= t; p += 10) if ((at(p).reasonMask & r.bit) !== 0) on++;
+              reasonMinutes[ri]! += on / 6;
+            });
+          }
+          g.before = scrapes[perMinute - 1]!;
+        }
+        g.means.forEach((m, i) => sink(m.at, fiveEnd, sum[i]! / 5));
+        sink(g.min5, fiveEnd, minOf);
+        sink(g.max5, fiveEnd, maxOf);
+        if (g.mask >= 0) {
+          sink(g.mask, fiveEnd, 5);
+          g.reasons.forEach((at, ri) => {
+            if (reasonMinutes[ri]! > 0) sink(at, fiveEnd, reasonMinutes[ri]!);
+          });
+        }
+      }
+      // The host's CPU each minute: its cores' mean and busiest, as shares; and its load and memory, which the rules
+      // path reads raw, at every scrape (the minute's draw), as write.ts writes them.
+      for (let t = first + MINUTE_S; t <= fiveEnd; t += MINUTE_S) {
+        const cores = hostCpu(
+          h.gpus.map((g) => stateAt(g, t - startS)),
+          hostRand,
+        );
+        const busyCores = cores.reduce((a, c) => a + c, 0) / 100;
+        sink(cpuMean, t, busyCores / cores.length);
+        sink(cpuBusiest, t, Math.max(...cores) / 100);
+        const k = (t - startS) / MINUTE_S - 1;
+        for (let i = k * perMinute; i < (k + 1) * perMinute && i < nodeScrapes; i++)
+          for (const n of nodeGauges) sink(n.at, startS + (i + 1) * stepS, Math.round(n.value(busyCores) * 100) / 100);
+      }
+      five++;
+    },
+  };
+}
+
+/**
+ * Writes what the rules hold of `hosts` over (startS, endS] (hostRules) into the VictoriaMetrics at `url`, through
+ * files in `workDir`.
  */
 async function importRules(
   url: string,
@@ -94,18 +225,7 @@ async function importRules(
   rawTailS: number,
 ): Promise<RulesImport> {
   const t0 = performance.now();
-  if (MINUTE_S % stepS !== 0 || (endS - startS) % FIVE_S !== 0)
-    throw new Error(`a minute must hold whole scrapes and the window whole 5 minutes (step ${stepS} s)`);
-  const minutes = (endS - startS) / MINUTE_S;
-  const fives = minutes / 5;
-  const perMinute = MINUTE_S / stepS;
-  const tsArray = (n: number, every: number) =>
-    `[${Array.from({ length: n }, (_, i) => (startS + (i + 1) * every) * 1000).join(',')}]`;
-  const minuteTs = tsArray(minutes, MINUTE_S);
-  const fiveTs = tsArray(fives, FIVE_S);
-  // node-exporter's gauges, at every scrape in (startS, endS - rawTailS]: those of minute k at its end and before it.
-  const nodeScrapes = Math.floor((endS - rawTailS - startS) / stepS);
-  const nodeTs = tsArray(nodeScrapes, stepS);
+  const fives = (endS - startS) / FIVE_S;
   let samples = 0;
   let generateMs = 0;
   const posting: Promise<void>[] = [];
@@ -131,119 +251,19 @@ async function importRules(
     const fd = openSync(file, 'w');
     const write = (s: string) => writeSync(fd, s, null, 'latin1');
     for (const h of hosts.slice(from, from + HOSTS_PER_FILE)) {
-      const model = modelOf(h);
-      const idle = idleDraws(h, model);
-      h.gpus.forEach((g, gi) => {
-        const labels = labelObject(gpuLabels(h, gi));
-        const levels = levelsOf(g);
-        const rand = prng(g.seed);
-        const draw = (t: number): Scrape => {
-          const state = stateAt(g, t - startS);
-          return scrape(state, levels.get(state)!, model, idle[gi]!, h.powerCapShare, rand);
-        };
-        const means = MEAN_SERIES.filter((s) => sends(h, s.who));
-        const withMask = sends(h, 'v4') || sends(h, 'v3');
-        const sum = means.map(() => new Float64Array(fives));
-        const minOf = new Float64Array(fives).fill(Infinity);
-        const maxOf = new Float64Array(fives).fill(-Infinity);
-        const maxMinute = new Float64Array(minutes);
-        const reasonMinutes = LIMITING_REASONS.map(() => new Float64Array(fives));
-        let before = draw(startS);
-        for (let k = 0; k < minutes; k++) {
-          const t = startS + (k + 1) * MINUTE_S;
-          const scrapes = Array.from({ length: perMinute }, (_, i) => draw(t - (perMinute - 1 - i) * stepS));
-          const j = Math.floor(k / 5);
-          let lo = Infinity;
-          let hi = -Infinity;
-          for (const s of scrapes) {
-            lo = Math.min(lo, s.utilPct);
-            hi = Math.max(hi, s.utilPct);
-          }
-          maxMinute[k] = hi;
-          minOf[j] = Math.min(minOf[j]!, lo);
-          maxOf[j] = Math.max(maxOf[j]!, hi);
-          means.forEach((m, i) => {
-            let a = 0;
-            for (const s of scrapes) a += s[m.field];
-            sum[i]![j]! += a / perMinute;
-          });
-          if (withMask) {
-            // The rule's share: a [1m:10s] subquery, each of its 6 points the latest scrape at or before it.
-            const at = (p: number) =>
-              p < t - MINUTE_S + stepS ? before : scrapes[Math.floor((p - (t - MINUTE_S)) / stepS) - 1]!;
-            LIMITING_REASONS.forEach((r, ri) => {
-              let on = 0;
-              for (let p = t - 50; p <= t; p += 10) if ((at(p).reasonMask & r.bit) !== 0) on++;
-              reasonMinutes[ri]![j]! += on / 6;
-            });
-          }
-          before = scrapes[perMinute - 1]!;
-        }
-        means.forEach((m, i) => {
-          write(
-            line(
-              { ...labels, __name__: RULE_MEANS_5M, [SERIES_LABEL]: m.name },
-              Array.from(sum[i]!, (x) => num(x / 5)).join(','),
-              fiveTs,
-            ),
-          );
+      const rules = hostRules(h, startS, endS, stepS, rawTailS);
+      const values = rules.series.map((): string[] => []);
+      const times = rules.series.map((): number[] => []);
+      for (let j = 0; j < fives; j++)
+        rules.nextFive((s, t, v) => {
+          values[s]!.push(num(v));
+          times[s]!.push(t * 1000);
         });
-        const spreads: [string, string, Float64Array, string][] = [
-          [RULE_UTIL_MIN_5M, UTIL_SPREAD_SERIES.min, minOf, fiveTs],
-          [RULE_UTIL_MAX_5M, UTIL_SPREAD_SERIES.max, maxOf, fiveTs],
-          [RULE_UTIL_MAX, UTIL_SPREAD_SERIES.max, maxMinute, minuteTs],
-        ];
-        for (const [name, series, values, ts] of spreads)
-          write(line({ ...labels, __name__: name, [SERIES_LABEL]: series }, Array.from(values, num).join(','), ts));
-        samples += (means.length + 2) * fives + minutes;
-        if (withMask) {
-          write(line({ ...labels, __name__: RULE_MASK_5M }, new Array<string>(fives).fill('5').join(','), fiveTs));
-          samples += fives;
-          LIMITING_REASONS.forEach((r, ri) => {
-            const at = [...reasonMinutes[ri]!.keys()].filter((j) => reasonMinutes[ri]![j]! > 0);
-            if (!at.length) return;
-            const ts = `[${at.map((j) => (startS + (j + 1) * FIVE_S) * 1000).join(',')}]`;
-            write(
-              line(
-                { ...labels, __name__: RULE_REASON_5M, [SERIES_LABEL]: reasonSeries(r.name) },
-                at.map((j) => num(reasonMinutes[ri]![j]!)).join(','),
-                ts,
-              ),
-            );
-            samples += at.length;
-          });
-        }
+      rules.series.forEach((metric, s) => {
+        if (!values[s]!.length) return;
+        write(line(metric, values[s]!.join(','), `[${times[s]!.join(',')}]`));
+        samples += values[s]!.length;
       });
-      // The host's CPU each minute: its cores' mean and busiest, as shares; and its load and memory, which the rules
-      // path reads raw, at every scrape (the minute's draw), as write.ts writes them.
-      const hostRand = prng(0xc0 + h.gpus.length * 7 + h.hostname.length);
-      const mean: string[] = [];
-      const busiest: string[] = [];
-      const busyAtScrape: number[] = [];
-      for (let k = 0; k < minutes; k++) {
-        const t = startS + (k + 1) * MINUTE_S;
-        const cores = hostCpu(
-          h.gpus.map((g) => stateAt(g, t - startS)),
-          hostRand,
-        );
-        const busyCores = cores.reduce((a, c) => a + c, 0) / 100;
-        mean.push(num(busyCores / cores.length));
-        busiest.push(num(Math.max(...cores) / 100));
-        for (let i = 0; i < perMinute && busyAtScrape.length < nodeScrapes; i++) busyAtScrape.push(busyCores);
-      }
-      const instance = nodeInstance(h);
-      write(line({ __name__: RULE_NODE_CPU, instance }, mean.join(','), minuteTs));
-      write(line({ __name__: RULE_NODE_MAX_CORE, instance }, busiest.join(','), minuteTs));
-      const node = labelObject(`{${nodeLabels(h)}}`);
-      for (const [name, value] of NODE_GAUGES)
-        write(
-          line(
-            { ...node, __name__: name },
-            busyAtScrape.map((b) => num(Math.round(value(b) * 100) / 100)).join(','),
-            nodeTs,
-          ),
-        );
-      samples += 2 * minutes + NODE_GAUGES.length * busyAtScrape.length;
     }
     closeSync(fd);
     generateMs += performance.now() - g0;
