@@ -1,0 +1,116 @@
+/**
+ * The independent cluster as the recording rules hold it (rules-import.ts hostRules), with raw scrapes for the last
+ * RAW_TAIL_S seconds (write.ts), into a real Prometheus through its remote-write receiver (remote-write.ts): the
+ * same points bench/fleet-week.ts imports into VictoriaMetrics, at sizes promtool cannot backfill here.
+ *
+ * Prometheus's head takes no sample older than an hour before the newest it holds, so the fleet is sent an hour at a
+ * time, every host's points of that hour before the next hour's: each request holds the hour of a batch of hosts.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PlannedHost } from './plan.ts';
+import { encodeLabels, remoteWrite, WriteRequest } from './remote-write.ts';
+import { hostRules, labelObject, RAW_TAIL_S, type RulesImport } from './rules-import.ts';
+import { clusterWriter } from './write.ts';
+
+const FIVE_S = 300;
+/** The hour Prometheus's head allows behind its newest sample, in five minutes. */
+const SLICE_FIVES = 12;
+/** Hosts a request: an hour of 64 hosts is about 6 MB. */
+const HOSTS_PER_REQUEST = 64;
+/** Series a request for the raw scrapes. */
+const SERIES_PER_REQUEST = 20_000;
+
+/** Raw scrapes (write.ts's Prometheus text, ms timestamps) as series: labels and points in time order. */
+function textSeries(text: string): Map<string, { labels: Record<string, string>; t: number[]; v: number[] }> {
+  const out = new Map<string, { labels: Record<string, string>; t: number[]; v: number[] }>();
+  for (const row of text.split('\n')) {
+    if (!row || row.startsWith('#')) continue;
+    // Label values hold spaces (modelName): the value and the time are the last two fields.
+    const tAt = row.lastIndexOf(' ');
+    const vAt = row.lastIndexOf(' ', tAt - 1);
+    const key = row.slice(0, vAt);
+    let s = out.get(key);
+    if (!s) {
+      const brace = key.indexOf('{');
+      s = { labels: { ...labelObject(key.slice(brace)), __name__: key.slice(0, brace) }, t: [], v: [] };
+      out.set(key, s);
+    }
+    s.t.push(Number(row.slice(tAt + 1)));
+    s.v.push(Number(row.slice(vAt + 1, tAt)));
+  }
+  return out;
+}
+
+/**
+ * Writes `hosts` over (startS, endS] (scrapes every `stepS`) into the Prometheus at `url` as the audit reads them
+ * through the rules: the window at the rules' points, then the raw scrapes after `endS - RAW_TAIL_S` (its first
+ * scrape is the rules' last node-gauge point, which Prometheus would refuse twice).
+ */
+export async function remoteWriteThroughRules(
+  url: string,
+  hosts: readonly PlannedHost[],
+  startS: number,
+  endS: number,
+  stepS: number,
+  workDir: string,
+  log: (s: string) => void = () => {},
+): Promise<RulesImport & { rawSamples: number }> {
+  const t0 = performance.now();
+  const fives = (endS - startS) / FIVE_S;
+  const rules = hosts.map((h) => hostRules(h, startS, endS, stepS, RAW_TAIL_S));
+  const labels = rules.map((r) => r.series.map(encodeLabels));
+  // A series' points in the slice being written, reused from host to host.
+  const most = Math.max(...rules.map((r) => r.series.length));
+  const times = Array.from({ length: most }, () => new Float64Array(SLICE_FIVES * (FIVE_S / stepS)));
+  const values = Array.from({ length: most }, () => new Float64Array(SLICE_FIVES * (FIVE_S / stepS)));
+  const counts = new Int32Array(most);
+  let samples = 0;
+  let generateMs = 0;
+  let sending: Promise<void> = Promise.resolve();
+  const send = async (req: WriteRequest) => {
+    await sending; // one request in flight while the next is drawn
+    sending = remoteWrite(url, req);
+  };
+  for (let first = 0; first < fives; first += SLICE_FIVES) {
+    const last = Math.min(fives, first + SLICE_FIVES);
+    for (let from = 0; from < hosts.length; from += HOSTS_PER_REQUEST) {
+      const g0 = performance.now();
+      const req = new WriteRequest();
+      for (let hi = from; hi < Math.min(hosts.length, from + HOSTS_PER_REQUEST); hi++) {
+        const r = rules[hi]!;
+        counts.fill(0);
+        for (let j = first; j < last; j++)
+          r.nextFive((s, t, v) => {
+            const n = counts[s]!++;
+            times[s]![n] = t * 1000;
+            values[s]![n] = Number.isInteger(v) ? v : Math.round(v * 1000) / 1000; // as the import writes it
+          });
+        r.series.forEach((_, s) => {
+          if (counts[s]! > 0) req.add(labels[hi]![s]!, times[s]!, values[s]!, counts[s]!);
+        });
+      }
+      samples += req.samples;
+      generateMs += performance.now() - g0;
+      await send(req);
+    }
+    if ((last / SLICE_FIVES) % 24 === 0) log(`remote write: ${(samples / 1e6).toFixed(0)} M samples, ${last / 288} d`);
+  }
+  await sending;
+
+  // The raw scrapes of the last minutes, after every rule point (an hour is all the head allows behind its newest).
+  const file = join(workDir, 'raw-tail.prom');
+  const rawSamples = clusterWriter([...hosts], startS, stepS, { timestampsMs: true }).writeRange(
+    file,
+    endS - RAW_TAIL_S + stepS,
+    endS + 1,
+  );
+  const raw = [...textSeries(readFileSync(file, 'latin1')).values()];
+  rmSync(file, { force: true });
+  for (let from = 0; from < raw.length; from += SERIES_PER_REQUEST) {
+    const req = new WriteRequest();
+    for (const s of raw.slice(from, from + SERIES_PER_REQUEST)) req.add(encodeLabels(s.labels), s.t, s.v, s.t.length);
+    await remoteWrite(url, req);
+  }
+  return { samples, rawSamples, generateS: generateMs / 1000, seconds: (performance.now() - t0) / 1000 };
+}
