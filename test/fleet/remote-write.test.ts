@@ -15,7 +15,8 @@ import { INDEPENDENT_END_S, SCRAPE_S } from './independent/cluster.ts';
 import { planCluster, type PlannedHost } from './independent/plan.ts';
 import { encodeLabels, remoteWrite, WriteRequest } from './independent/remote-write.ts';
 import { importThroughRules } from './independent/rules-import.ts';
-import { remoteWriteThroughRules } from './independent/rules-remote-write.ts';
+import { remoteWriteThroughRules, textSeries } from './independent/rules-remote-write.ts';
+import { clusterWriter } from './independent/write.ts';
 import { scoreReport } from './independent/score.ts';
 import { PROMETHEUS_TEST_LIMITS, startEngine, type RunningPrometheus } from './prometheus-harness.ts';
 
@@ -105,6 +106,30 @@ describe('remote write, as Prometheus 2.42 decodes it', () => {
     stale.add(encodeLabels({ __name__: 'rw_order', i: '1' }), [nowMs - 3 * 3_600_000], [2], 1);
     await expect(remoteWrite(prom.url, stale)).rejects.toThrow(/refused the remote write: HTTP 400 .*out of bounds/);
   });
+});
+
+test("the raw scrapes' text reads back as whole series, however it is cut into chunks", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'saturate-text-series-'));
+  try {
+    const hosts = planCluster(16, 3_600);
+    const file = join(dir, 'raw.prom');
+    const startS = INDEPENDENT_END_S - 3_600;
+    const written = clusterWriter(hosts, startS, SCRAPE_S, { timestampsMs: true }).writeRange(
+      file,
+      startS,
+      startS + 600,
+    );
+    const whole = [...textSeries(file)];
+    // Chunks of a few lines, and of less than one line: a row and a series are cut anywhere.
+    for (const chunk of [1_000, 97]) expect([...textSeries(file, chunk)]).toEqual(whole);
+    expect(whole.reduce((a, s) => a + s.t.length, 0)).toBe(written);
+    expect(new Set(whole.map((s) => JSON.stringify(s.labels))).size).toBe(whole.length);
+    const util = whole.find((s) => s.labels['__name__'] === 'DCGM_FI_DEV_GPU_UTIL')!;
+    expect(util.labels['modelName']).toMatch(/ /); // a label value with spaces
+    expect(util.t).toEqual(Array.from({ length: 20 }, (_, i) => (startS + i * SCRAPE_S) * 1000));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 describe('64 GPUs over 24 h, written as the rules hold them', () => {

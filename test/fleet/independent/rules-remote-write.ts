@@ -6,7 +6,7 @@
  * Prometheus's head takes no sample older than an hour before the newest it holds, so the fleet is sent an hour at a
  * time, every host's points of that hour before the next hour's: each request holds the hour of a batch of hosts.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PlannedHost } from './plan.ts';
 import { encodeLabels, remoteWrite, WriteRequest } from './remote-write.ts';
@@ -18,28 +18,49 @@ const FIVE_S = 300;
 const SLICE_FIVES = 12;
 /** Hosts a request: an hour of 64 hosts is about 6 MB. */
 const HOSTS_PER_REQUEST = 64;
-/** Series a request for the raw scrapes. */
-const SERIES_PER_REQUEST = 20_000;
 
-/** Raw scrapes (write.ts's Prometheus text, ms timestamps) as series: labels and points in time order. */
-function textSeries(text: string): Map<string, { labels: Record<string, string>; t: number[]; v: number[] }> {
-  const out = new Map<string, { labels: Record<string, string>; t: number[]; v: number[] }>();
-  for (const row of text.split('\n')) {
-    if (!row || row.startsWith('#')) continue;
-    // Label values hold spaces (modelName): the value and the time are the last two fields.
-    const tAt = row.lastIndexOf(' ');
-    const vAt = row.lastIndexOf(' ', tAt - 1);
-    const key = row.slice(0, vAt);
-    let s = out.get(key);
-    if (!s) {
-      const brace = key.indexOf('{');
-      s = { labels: { ...labelObject(key.slice(brace)), __name__: key.slice(0, brace) }, t: [], v: [] };
-      out.set(key, s);
+export interface TextSeries {
+  labels: Record<string, string>;
+  t: number[];
+  v: number[];
+}
+
+/**
+ * Raw scrapes (write.ts's Prometheus text, ms timestamps) in `file` as series, labels and points in time order, one
+ * at a time as each ends: write.ts writes a series' scrapes together, and a fleet's file is larger than one string.
+ */
+export function* textSeries(file: string, chunkBytes = 16 << 20): Generator<TextSeries> {
+  const fd = openSync(file, 'r');
+  const buf = Buffer.allocUnsafe(chunkBytes);
+  let key = '';
+  let series: TextSeries | null = null;
+  let rest = '';
+  try {
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      const text = rest + buf.toString('latin1', 0, n);
+      const end = n === 0 ? text.length : text.lastIndexOf('\n') + 1;
+      rest = text.slice(end);
+      for (const row of text.slice(0, end).split('\n')) {
+        if (!row || row.startsWith('#')) continue;
+        // Label values hold spaces (modelName): the value and the time are the last two fields.
+        const tAt = row.lastIndexOf(' ');
+        const vAt = row.lastIndexOf(' ', tAt - 1);
+        if (row.slice(0, vAt) !== key) {
+          if (series) yield series;
+          key = row.slice(0, vAt);
+          const brace = key.indexOf('{');
+          series = { labels: { ...labelObject(key.slice(brace)), __name__: key.slice(0, brace) }, t: [], v: [] };
+        }
+        series!.t.push(Number(row.slice(tAt + 1)));
+        series!.v.push(Number(row.slice(vAt + 1, tAt)));
+      }
+      if (n === 0) break;
     }
-    s.t.push(Number(row.slice(tAt + 1)));
-    s.v.push(Number(row.slice(vAt + 1, tAt)));
+    if (series) yield series;
+  } finally {
+    closeSync(fd);
   }
-  return out;
 }
 
 /**
@@ -105,12 +126,15 @@ export async function remoteWriteThroughRules(
     endS - RAW_TAIL_S + stepS,
     endS + 1,
   );
-  const raw = [...textSeries(readFileSync(file, 'latin1')).values()];
-  rmSync(file, { force: true });
-  for (let from = 0; from < raw.length; from += SERIES_PER_REQUEST) {
-    const req = new WriteRequest();
-    for (const s of raw.slice(from, from + SERIES_PER_REQUEST)) req.add(encodeLabels(s.labels), s.t, s.v, s.t.length);
-    await remoteWrite(url, req);
+  let req = new WriteRequest();
+  for (const s of textSeries(file)) {
+    req.add(encodeLabels(s.labels), s.t, s.v, s.t.length);
+    if (req.size > 8 << 20) {
+      await remoteWrite(url, req);
+      req = new WriteRequest();
+    }
   }
+  await remoteWrite(url, req);
+  rmSync(file, { force: true });
   return { samples, rawSamples, generateS: generateMs / 1000, seconds: (performance.now() - t0) / 1000 };
 }
