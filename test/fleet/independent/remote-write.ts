@@ -120,8 +120,11 @@ export class WriteRequest {
     const n = this.#w.pos;
     const head = new ProtoWriter();
     head.varint(n);
-    // A literal's tag: its length - 1 in the tag's upper 6 bits under 60, else 60 + (bytes of length - 1) - 1.
-    if (n <= 60) head.bytes(Uint8Array.of((n - 1) << 2));
+    // A literal's tag (low 2 bits 0): up to 60 bytes, its length - 1 in the upper 6 bits; longer, 59 + the bytes
+    // that length - 1 takes (1–4), which follow the tag, least significant first. An empty message is no literal.
+    if (n === 0) {
+      /* the length alone */
+    } else if (n <= 60) head.bytes(Uint8Array.of((n - 1) << 2));
     else {
       const lenBytes = n - 1 < 1 << 8 ? 1 : n - 1 < 1 << 16 ? 2 : n - 1 < 1 << 24 ? 3 : 4;
       head.bytes(Uint8Array.of((59 + lenBytes) << 2));

@@ -54,8 +54,11 @@ export function labelObject(text: string): Record<string, string> {
   return out;
 }
 
-/** A number as the JSON the import reads: integers whole, the rest to a thousandth. */
-const num = (x: number): string => (Number.isInteger(x) ? String(x) : String(Math.round(x * 1000) / 1000));
+/** A rule point's value as written: integers whole, the rest to a thousandth. */
+export const ruleValue = (x: number): number => (Number.isInteger(x) ? x : Math.round(x * 1000) / 1000);
+
+/** A number as the JSON the import reads (ruleValue). */
+const num = (x: number): string => String(ruleValue(x));
 
 /** One JSON line: a series, its values and their timestamps (ms, already a JSON array). */
 const line = (metric: Record<string, string>, values: string, timestamps: string): string =>

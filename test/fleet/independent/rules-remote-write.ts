@@ -10,7 +10,7 @@ import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PlannedHost } from './plan.ts';
 import { encodeLabels, remoteWrite, WriteRequest } from './remote-write.ts';
-import { hostRules, labelObject, RAW_TAIL_S, type RulesImport } from './rules-import.ts';
+import { hostRules, labelObject, RAW_TAIL_S, ruleValue, type RulesImport } from './rules-import.ts';
 import { clusterWriter } from './write.ts';
 
 const FIVE_S = 300;
@@ -65,8 +65,8 @@ export function* textSeries(file: string, chunkBytes = 16 << 20): Generator<Text
 
 /**
  * Writes `hosts` over (startS, endS] (scrapes every `stepS`) into the Prometheus at `url` as the audit reads them
- * through the rules: the window at the rules' points, then the raw scrapes after `endS - RAW_TAIL_S` (its first
- * scrape is the rules' last node-gauge point, which Prometheus would refuse twice).
+ * through the rules: the window at the rules' points, then the raw scrapes from one scrape after `endS - RAW_TAIL_S`
+ * (the scrape at that instant is the rules' last node-gauge point, and Prometheus refuses a second sample at one time).
  */
 export async function remoteWriteThroughRules(
   url: string,
@@ -92,6 +92,7 @@ export async function remoteWriteThroughRules(
   const send = async (req: WriteRequest) => {
     await sending; // one request in flight while the next is drawn
     sending = remoteWrite(url, req);
+    sending.catch(() => {}); // a refusal is thrown where it is awaited, not as an unhandled rejection meanwhile
   };
   for (let first = 0; first < fives; first += SLICE_FIVES) {
     const last = Math.min(fives, first + SLICE_FIVES);
@@ -105,7 +106,7 @@ export async function remoteWriteThroughRules(
           r.nextFive((s, t, v) => {
             const n = counts[s]!++;
             times[s]![n] = t * 1000;
-            values[s]![n] = Number.isInteger(v) ? v : Math.round(v * 1000) / 1000; // as the import writes it
+            values[s]![n] = ruleValue(v); // as VictoriaMetrics' import writes it
           });
         r.series.forEach((_, s) => {
           if (counts[s]! > 0) req.add(labels[hi]![s]!, times[s]!, values[s]!, counts[s]!);
@@ -134,7 +135,7 @@ export async function remoteWriteThroughRules(
       req = new WriteRequest();
     }
   }
-  await remoteWrite(url, req);
+  if (req.samples > 0) await remoteWrite(url, req);
   rmSync(file, { force: true });
   return { samples, rawSamples, generateS: generateMs / 1000, seconds: (performance.now() - t0) / 1000 };
 }
