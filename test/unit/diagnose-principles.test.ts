@@ -89,6 +89,40 @@ describe('clock event reasons', () => {
   });
 });
 
+describe('a throttled verdict is as sure as the samples that show it', () => {
+  // A fleet's live view (server/fleet/audit.ts): 300 s at a 25 s step, 13 points, judged over the 300 s.
+  const capped = (seen: number) =>
+    diagnose(
+      windowOf(
+        [
+          {
+            ...busyH100,
+            smActivePct: 85,
+            tensorActivePct: 60,
+            // A power limit not exported (as on dcgm-exporter hosts without DCGM_FI_DEV_POWER_MGMT_LIMIT).
+            powerLimitWatts: null,
+            powerWatts: 640,
+            clockEventReasons: (i: number) => (i < seen ? ['SwPowerCap'] : []),
+          },
+        ],
+        { n: 13, intervalS: 25 },
+      ),
+      300,
+    );
+
+  test('a power cap in 4 of 13 samples is throttling, at medium confidence', () => {
+    const d = capped(4);
+    expect(d.kind).toBe('throttled');
+    expect(d.confidence).toBe('medium');
+    expect(d.evidence.join(' ')).toMatch(/SwPowerCap \(31% of samples\)/);
+  });
+
+  test('in 5 of 13 samples, or in all of them, at high confidence', () => {
+    expect(capped(5)).toMatchObject({ kind: 'throttled', confidence: 'high' });
+    expect(capped(13)).toMatchObject({ kind: 'throttled', confidence: 'high' });
+  });
+});
+
 describe('hangs need a sign of no progress, not low power', () => {
   test("100% GPU-Util at 15% of the power limit, nothing else: can't tell, and asks whether throughput advances", () => {
     const d = diagnose(windowOf([0, 1].map(() => ({ ...busyH100, gpuUtilPct: 100, powerWatts: 105 }))));

@@ -11,6 +11,14 @@ import { r0 } from './format.ts';
 /** Share of reporting samples a limiting reason must be active in: one sample of HwSlowdown is noise. */
 export const THROTTLE_SHARE = 0.3;
 
+/**
+ * Samples a limiting reason must be seen in for a throttled verdict of high confidence. A share from a handful of
+ * samples is luck as much as evidence: a fleet's live view reads about 13 points in 5 minutes, and a GPU that meets
+ * its power limit in 8% of its scrapes (as dense math does now and then, facts 3.7) shows it in 4 or more of 13 for
+ * 1.8% of such GPUs (binomial), in 5 or more for 0.4%. Under this count the verdict stands, at medium confidence.
+ */
+export const THROTTLE_SAMPLES = 5;
+
 const THERMAL = new Set(['SwThermalSlowdown', 'HwThermalSlowdown']);
 /** A GPU die this cool is not what trips a thermal slowdown: the heat is elsewhere (memory). */
 const COOL_DIE_C = 80;
@@ -76,7 +84,9 @@ export function throttledVerdict(s: GpuStats): Verdict | null {
   return {
     kind: 'throttled',
     title: 'Throttled: the clock is held down',
-    confidence: byReasons && s.reasonSamples >= 5 ? 'high' : 'medium',
+    // limitingFrac is rounded to hundredths: exact in samples wherever the count could fall short.
+    confidence:
+      byReasons && Math.round((s.limitingFrac ?? 0) * s.reasonSamples) >= THROTTLE_SAMPLES ? 'high' : 'medium',
     cardId: 'clocks-and-clock-event-reasons',
     evidence: ev,
     next: byReasons ? throttleAdvice(s, active) : throttleAdvice(s, []),
