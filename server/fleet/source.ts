@@ -57,7 +57,10 @@ export async function openPrometheusSource(opts: PrometheusSourceOptions): Promi
   const lookbackS = Math.max(20, Math.round(refreshS * 10));
   // Each refresh reads the newest scrape alone (collect.ts newestFleet): one value a series, not the last ten
   // refreshes of every series, the same readings ten times over, every refresh, for as long as the lab server runs.
-  const read = () => newestFleet(client, { selector: opts.selector, atS: Math.floor(now() / 1000) });
+  // Reads end at the second now is in, not the one before: a scrape earlier in this second (a node scraped for the
+  // first time just before a newcomer opens /fleet/) is read now, not left out of a report cached for 5 s.
+  const nowS = () => Math.ceil(now() / 1000);
+  const read = () => newestFleet(client, { selector: opts.selector, atS: nowS() });
   const hosts = await read();
   const gpus: FleetGpu[] = hosts.flatMap((h) => h.gpus);
   if (!gpus.length)
@@ -139,7 +142,7 @@ export async function openPrometheusSource(opts: PrometheusSourceOptions): Promi
       audits.delete(key);
       const report = audit(client, {
         windowS,
-        endS: Math.floor(now() / 1000),
+        endS: nowS(),
         selector: opts.selector,
         pricePerGpuHour: price,
         liveS: lookbackS,
