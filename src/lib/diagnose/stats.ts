@@ -39,6 +39,8 @@ export interface GpuStats {
   limitingFrac: number | null;
   /** Samples in the window that reported clock event reasons. */
   reasonSamples: number;
+  /** Of those, the samples with any limiting reason active (limitingFrac's count, unrounded). */
+  limitingSamples: number;
   /** Each active clock event reason (GpuIdle excluded) and the share of samples it was active in. */
   reasons: [string, number][];
   sm: number | null;
@@ -161,6 +163,7 @@ export function gpuStats(window: readonly StreamMessage[], index: number): GpuSt
     clockPct: whole(meanOf(points, 'smClockPctOfMax')),
     limitingFrac: reasonSamples ? share(limitingSamples / reasonSamples) : null,
     reasonSamples,
+    limitingSamples,
     reasons: reasonSamples
       ? [...reasonCount]
           .map(([r, c]): [string, number] => [r, share(c / reasonSamples) ?? 0])

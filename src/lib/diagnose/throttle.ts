@@ -84,9 +84,7 @@ export function throttledVerdict(s: GpuStats): Verdict | null {
   return {
     kind: 'throttled',
     title: 'Throttled: the clock is held down',
-    // limitingFrac is rounded to hundredths: exact in samples wherever the count could fall short.
-    confidence:
-      byReasons && Math.round((s.limitingFrac ?? 0) * s.reasonSamples) >= THROTTLE_SAMPLES ? 'high' : 'medium',
+    confidence: byReasons && s.limitingSamples >= THROTTLE_SAMPLES ? 'high' : 'medium',
     cardId: 'clocks-and-clock-event-reasons',
     evidence: ev,
     next: byReasons ? throttleAdvice(s, active) : throttleAdvice(s, []),
