@@ -8,8 +8,9 @@
  * run, so the cluster (test/fleet/independent/, the same plan and scrapes) is written as the rules hold it
  * (rules-import.ts: each rule's point computed from the scrapes, the series the audit reads), plus the raw scrapes of
  * the last 7 minutes for the live view: imported into VictoriaMetrics, sent to Prometheus through its remote-write
- * receiver in time order (rules-remote-write.ts; promtool would backfill some 130 GB of OpenMetrics text here). What a platform team's engine holds beside those (a week of raw scrapes, the
- * rules the audit does not read) is not there: the audit does not read it, but a real engine's index is larger.
+ * receiver in time order (rules-remote-write.ts; promtool would backfill some 130 GB of OpenMetrics text here). What
+ * a platform team's engine holds beside those (a week of raw scrapes, the rules the audit does not read) is not
+ * there: the audit does not read it, but a real engine's index is larger.
  *
  * Printed: what was written and how long it took, the audit's wall seconds and seconds with a query in flight, its
  * slowest query against both timeouts, the path it reported, and its verdicts and hours against the truth
@@ -21,13 +22,11 @@ import { join } from 'node:path';
 import { audit } from '../server/fleet/audit.ts';
 import { DEFAULT_QUERY_TIMEOUT_S } from '../server/fleet/query-timeout.ts';
 import { INDEPENDENT_END_S, SCRAPE_S } from '../test/fleet/independent/cluster.ts';
-import { planCluster, type PlannedHost } from '../test/fleet/independent/plan.ts';
-import { importThroughRules } from '../test/fleet/independent/rules-import.ts';
+import { planCluster } from '../test/fleet/independent/plan.ts';
 import { scoreReport } from '../test/fleet/independent/score.ts';
 import { missesText, summaryText } from '../test/fleet/independent/format.ts';
-import { remoteWriteThroughRules } from '../test/fleet/independent/rules-remote-write.ts';
-import { FLEET_ENGINES, fleetEngine, startEngine, type FleetEngine } from '../test/fleet/prometheus-harness.ts';
-import type { RunningEngine } from '../test/fleet/victoria-metrics-harness.ts';
+import { engineThroughRules } from '../test/fleet/independent/rules-remote-write.ts';
+import { FLEET_ENGINES, fleetEngine, type FleetEngine } from '../test/fleet/prometheus-harness.ts';
 import { timedClient } from './timed-client.ts';
 
 /** Each engine's own default limit on a query, s: VictoriaMetrics' `-search.maxQueryDuration`, Prometheus's `--query.timeout`. */
@@ -47,32 +46,6 @@ export interface WeekResult {
   runs: WeekRun[];
 }
 
-/** Starts `engine` and writes the cluster into it as the rules hold it: VictoriaMetrics' import, Prometheus's remote write. */
-async function filledEngine(
-  engine: FleetEngine,
-  hosts: PlannedHost[],
-  startS: number,
-  work: string,
-  log: (s: string) => void,
-): Promise<{ running: RunningEngine; samples: number; rawSamples: number; seconds: number; generateS: number }> {
-  const running = await startEngine(
-    engine,
-    engine === 'victoria-metrics'
-      ? { args: ['-search.disableCache'] }
-      : { args: ['--web.enable-remote-write-receiver'] },
-  );
-  try {
-    const written =
-      engine === 'victoria-metrics'
-        ? await importThroughRules(running.url, hosts, startS, INDEPENDENT_END_S, SCRAPE_S, work)
-        : await remoteWriteThroughRules(running.url, hosts, startS, INDEPENDENT_END_S, SCRAPE_S, work, log);
-    return { running, ...written };
-  } catch (e) {
-    await running.stop();
-    throw e;
-  }
-}
-
 export async function benchWeek(
   gpus = 10_000,
   days = 7,
@@ -87,7 +60,7 @@ export async function benchWeek(
   const runs: WeekRun[] = [];
   for (const engine of engines) {
     const work = mkdtempSync(join(tmpdir(), 'saturate-week-'));
-    const filled = await filledEngine(engine, hosts, startS, work, log);
+    const filled = await engineThroughRules(engine, hosts, startS, INDEPENDENT_END_S, SCRAPE_S, work, log);
     try {
       log(
         `fleet-week: ${engine}: ${(filled.samples / 1e6).toFixed(0)} M rule and ${(filled.rawSamples / 1e6).toFixed(1)} M raw samples in ${filled.seconds.toFixed(0)} s (drawing ${filled.generateS.toFixed(0)} s)`,

@@ -14,8 +14,7 @@ import { createPrometheusClient } from '../../server/fleet/prometheus-api.ts';
 import { INDEPENDENT_END_S, SCRAPE_S } from './independent/cluster.ts';
 import { planCluster, type PlannedHost } from './independent/plan.ts';
 import { encodeLabels, remoteWrite, WriteRequest } from './independent/remote-write.ts';
-import { importThroughRules } from './independent/rules-import.ts';
-import { remoteWriteThroughRules, textSeries } from './independent/rules-remote-write.ts';
+import { engineThroughRules, textSeries } from './independent/rules-remote-write.ts';
 import { clusterWriter } from './independent/write.ts';
 import { scoreReport } from './independent/score.ts';
 import { PROMETHEUS_TEST_LIMITS, startEngine, type RunningPrometheus } from './prometheus-harness.ts';
@@ -138,18 +137,22 @@ describe('64 GPUs over 24 h, written as the rules hold them', () => {
   let hosts: PlannedHost[];
   let dir: string;
   const reports = new Map<string, AuditReport>();
-  let written: Awaited<ReturnType<typeof remoteWriteThroughRules>>;
-  let imported: Awaited<ReturnType<typeof importThroughRules>>;
+  const samples = new Map<string, number>();
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'saturate-remote-write-'));
     hosts = planCluster(64, WINDOW_S);
     for (const engine of ['prometheus', 'victoria-metrics'] as const) {
-      const running = await startEngine(engine, engine === 'prometheus' ? RECEIVER : {});
+      const { running, ...written } = await engineThroughRules(
+        engine,
+        hosts,
+        START_S,
+        INDEPENDENT_END_S,
+        SCRAPE_S,
+        dir,
+      );
       try {
-        if (engine === 'prometheus')
-          written = await remoteWriteThroughRules(running.url, hosts, START_S, INDEPENDENT_END_S, SCRAPE_S, dir);
-        else imported = await importThroughRules(running.url, hosts, START_S, INDEPENDENT_END_S, SCRAPE_S, dir);
+        samples.set(engine, written.samples);
         const client = createPrometheusClient({ url: running.url });
         reports.set(engine, await audit(client, { windowS: WINDOW_S, endS: INDEPENDENT_END_S, pricePerGpuHour: null }));
       } finally {
@@ -163,7 +166,7 @@ describe('64 GPUs over 24 h, written as the rules hold them', () => {
   });
 
   test('Prometheus holds every rule point the import gives VictoriaMetrics, and the audit reads them as rules', () => {
-    expect(written.samples).toBe(imported.samples);
+    expect(samples.get('prometheus')).toBe(samples.get('victoria-metrics'));
     const prom = reports.get('prometheus')!;
     expect(prom.window.path).toBe('recording-rules');
     expect(prom.gpus).toHaveLength(64);

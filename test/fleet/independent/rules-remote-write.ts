@@ -12,6 +12,9 @@ import type { PlannedHost } from './plan.ts';
 import { encodeLabels, remoteWrite, WriteRequest } from './remote-write.ts';
 import { hostRules, labelObject, RAW_TAIL_S, ruleValue, type RulesImport } from './rules-import.ts';
 import { clusterWriter } from './write.ts';
+import { importThroughRules } from './rules-import.ts';
+import { startEngine, type FleetEngine } from '../prometheus-harness.ts';
+import type { RunningEngine } from '../victoria-metrics-harness.ts';
 
 const FIVE_S = 300;
 /** The hour Prometheus's head allows behind its newest sample, in five minutes. */
@@ -138,4 +141,32 @@ export async function remoteWriteThroughRules(
   if (req.samples > 0) await remoteWrite(url, req);
   rmSync(file, { force: true });
   return { samples, rawSamples, generateS: generateMs / 1000, seconds: (performance.now() - t0) / 1000 };
+}
+
+/**
+ * Starts `engine` and writes `hosts` into it as the rules hold them: VictoriaMetrics' import (answers uncached, so that
+ * a bench times the engine), Prometheus's remote write (its receiver turned on). Stopped again if the writing fails.
+ */
+export async function engineThroughRules(
+  engine: FleetEngine,
+  hosts: PlannedHost[],
+  startS: number,
+  endS: number,
+  stepS: number,
+  workDir: string,
+  log?: (s: string) => void,
+): Promise<{ running: RunningEngine } & RulesImport & { rawSamples: number }> {
+  const vm = engine === 'victoria-metrics';
+  const running = await startEngine(engine, {
+    args: [vm ? '-search.disableCache' : '--web.enable-remote-write-receiver'],
+  });
+  try {
+    const written = vm
+      ? await importThroughRules(running.url, hosts, startS, endS, stepS, workDir)
+      : await remoteWriteThroughRules(running.url, hosts, startS, endS, stepS, workDir, log);
+    return { running, ...written };
+  } catch (e) {
+    await running.stop();
+    throw e;
+  }
 }
