@@ -86,15 +86,15 @@ for (const step of steps) {
   console.log(
     `◀ ${step.name}: ${r.status === 0 ? 'ok' : `failed (exit ${r.status ?? r.signal})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
   );
-  if (step.counts) {
-    const c = step.counts();
-    passed += c.passed;
-    failed += c.failed;
-    skipped += c.skipped;
-  }
+  const c = step.counts?.() ?? { passed: 0, failed: 0, skipped: 0 };
+  passed += c.passed;
+  failed += c.failed;
+  skipped += c.skipped;
   if (r.status !== 0) {
     failedSteps.push(step.name);
-    if (!step.counts) failed += 1; // a failed check or build counts as one failure
+    // A failed check or build counts as one failure, and so does a runner that failed with no test failed: a test
+    // file whose setup (beforeAll) threw reports its tests as skipped, and the closing line must not say "0 failed".
+    if (c.failed === 0) failed += 1;
     break; // later steps depend on earlier ones
   }
 }
