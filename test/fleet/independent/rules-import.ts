@@ -40,6 +40,7 @@ import {
 import { modelOf, prng, stateAt, type PlannedHost } from './plan.ts';
 import { hostCpu, idleDraws, levelsOf, scrape, type Scrape } from './readings.ts';
 import { gpuLabels, NODE_GAUGES, nodeInstance, nodeLabels, SERIES, sends } from './write.ts';
+import { flushUntilHeld } from '../victoria-metrics-harness.ts';
 import { importIntoVictoriaMetrics } from './vm-import.ts';
 
 const MINUTE_S = 60;
@@ -215,7 +216,7 @@ export function hostRules(h: PlannedHost, startS: number, endS: number, stepS: n
 
 /**
  * Writes what the rules hold of `hosts` over (startS, endS] (hostRules) into the VictoriaMetrics at `url`, through
- * files in `workDir`.
+ * files in `workDir`; not flushed (importThroughRules waits until the engine holds them).
  */
 async function importRules(
   url: string,
@@ -275,8 +276,6 @@ async function importRules(
     posting.push(post(file));
   }
   await Promise.all(posting);
-  const flushed = await fetch(`${url}/internal/force_flush`);
-  if (!flushed.ok) throw new Error(`victoria-metrics did not flush: HTTP ${flushed.status}`);
   return { samples, generateS: generateMs / 1000, seconds: (performance.now() - t0) / 1000 };
 }
 
@@ -294,5 +293,8 @@ export async function importThroughRules(
 ): Promise<RulesImport & { rawSamples: number }> {
   const raw = await importIntoVictoriaMetrics(url, hosts, startS, endS, stepS, workDir, endS - RAW_TAIL_S);
   const rules = await importRules(url, hosts, startS, endS, stepS, workDir, RAW_TAIL_S);
+  // A fresh engine: everything it holds over the window is what was written here.
+  const samples = raw.samples + rules.samples;
+  await flushUntilHeld(url, { samples, minMs: startS * 1000, maxMs: endS * 1000, what: 'the rules and the raw tail' });
   return { ...rules, rawSamples: raw.samples, seconds: raw.seconds + rules.seconds };
 }

@@ -1,10 +1,11 @@
 /**
  * The independent cluster into VictoriaMetrics: written 2 hours at a time in Prometheus text format (millisecond
- * timestamps) and posted to `/api/v1/import/prometheus` in bodies of about 16 MB cut at line ends, then flushed so
- * queries see it.
+ * timestamps) and posted to `/api/v1/import/prometheus` in bodies of about 16 MB cut at line ends, then flushed until
+ * queries see every sample.
  */
 import { closeSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { flushUntilHeld } from '../victoria-metrics-harness.ts';
 import type { PlannedHost } from './plan.ts';
 import { clusterWriter } from './write.ts';
 
@@ -29,8 +30,8 @@ async function postFile(url: string, file: string): Promise<void> {
 }
 
 /**
- * Imports `hosts` (their window starting at `startS`) from `fromS` to `endS` every `stepS`; returns the samples and
- * the seconds it took.
+ * Imports `hosts` (their window starting at `startS`) from `fromS` to `endS` every `stepS` into a VictoriaMetrics that
+ * holds nothing else over that time (its count is checked); returns the samples and the seconds it took.
  */
 export async function importIntoVictoriaMetrics(
   url: string,
@@ -50,7 +51,6 @@ export async function importIntoVictoriaMetrics(
     await postFile(url, file);
     rmSync(file, { force: true });
   }
-  const flushed = await fetch(`${url}/internal/force_flush`);
-  if (!flushed.ok) throw new Error(`victoria-metrics did not flush: HTTP ${flushed.status}`);
+  await flushUntilHeld(url, { samples, minMs: fromS * 1000, maxMs: endS * 1000, what: 'the raw scrapes' });
   return { samples, seconds: (performance.now() - t) / 1000 };
 }
