@@ -42,7 +42,14 @@ export function jobGroups(owners: readonly string[] | undefined, count: number):
 }
 
 /** The messages with only the GPUs at `positions` (each sample keeps its own index, which the evidence prints). */
-export function messagesOfGpus(messages: readonly StreamMessage[], positions: readonly number[]): StreamMessage[] {
+export function messagesOfGpus(
+  messages: readonly StreamMessage[],
+  positions: readonly number[],
+): readonly StreamMessage[] {
+  // A host that is one job (most Slurm nodes) keeps its messages as they are: no copy of each of its ~600.
+  const whole = (m: StreamMessage) =>
+    m.gpus.length === positions.length && positions.every((p, i) => p === i && m.gpus[p] !== undefined);
+  if (messages.every(whole)) return messages;
   return messages.map((m) => ({ ...m, gpus: positions.flatMap((p) => (m.gpus[p] ? [m.gpus[p]] : [])) }));
 }
 

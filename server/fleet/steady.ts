@@ -42,6 +42,11 @@ export function steadyWindow(
     const spread = spreads?.get(gi);
     return spread && g.gpuUtilPct !== null ? steadyUtil(g.gpuUtilPct, spread) : null;
   });
+  // Each GPU's reasons with the number of copies that carry them (the first round(p × 20)), worked out once.
+  const cuts = m.gpus.map((_, gi) => {
+    const share = shares?.get(gi);
+    return share && Object.entries(share).map(([name, p]): [string, number] => [name, Math.round(p * STEADY_COPIES)]);
+  });
   // A copy equal to the one before it (same GPU-Util, same reasons: most of the 20) is that same object, so the
   // engine flattens it once (diagnose/stats.ts pointsOf) and the audit makes a few objects a segment, not 20.
   const prev: (GpuSample | undefined)[] = [];
@@ -49,14 +54,10 @@ export function steadyWindow(
     ...m,
     sampledAtMs: m.sampledAtMs - Math.round(((STEADY_COPIES - 1 - k) * segmentS * 1000) / STEADY_COPIES),
     gpus: m.gpus.map((g, gi) => {
-      const share = shares?.get(gi);
+      const cut = cuts[gi];
       const util = utils[gi]?.[k];
-      if (!share && util === undefined) return g;
-      const reasons = share
-        ? Object.entries(share)
-            .filter(([, p]) => k < Math.round(p * STEADY_COPIES))
-            .map(([name]) => name)
-        : undefined;
+      if (!cut && util === undefined) return g;
+      const reasons = cut ? cut.filter(([, n]) => k < n).map(([name]) => name) : undefined;
       const before = prev[gi];
       if (
         before &&

@@ -86,8 +86,17 @@ for (const row of ROWS)
  * @example gpuSpecByName('Tesla V100-SXM2-32GB') // null
  */
 export function gpuSpecByName(gpuName: string): GpuSpec | null {
-  return BY_NAME.get(normaliseGpuName(gpuName)) ?? null;
+  let spec = BY_REPORTED.get(gpuName);
+  if (spec === undefined) {
+    spec = BY_NAME.get(normaliseGpuName(gpuName)) ?? null;
+    // The names a fleet reports are few (one per model and driver); a hostile source could send many.
+    if (BY_REPORTED.size < 1024) BY_REPORTED.set(gpuName, spec);
+  }
+  return spec;
 }
+
+/** Names as reported, looked up once: a fleet audit asks for each GPU's model at every reading it flattens. */
+const BY_REPORTED = new Map<string, GpuSpec | null>();
 
 /** What a model name is shown as when the table does not know it. */
 export const UNKNOWN_MODEL = 'unknown model';

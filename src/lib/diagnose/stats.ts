@@ -82,8 +82,17 @@ export function spread(values: readonly number[]): Spread {
 }
 
 function meanOf(points: readonly MetricPoint[], id: MetricId): number | null {
-  const vals = points.map((p) => p.values[id]).filter((v): v is number => v !== null);
-  return vals.length ? vals.reduce((a, b) => a + b, 0) / vals.length : null;
+  // A loop, not map and filter: a fleet audit takes 18 means of every GPU's ~600 points.
+  let sum = 0;
+  let n = 0;
+  for (const p of points) {
+    const v = p.values[id];
+    if (v !== null) {
+      sum += v;
+      n++;
+    }
+  }
+  return n ? sum / n : null;
 }
 
 /** A spread as the text shows it: mean, extremes and p90 in whole percent. */

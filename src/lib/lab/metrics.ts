@@ -142,6 +142,30 @@ const LIMITING = ['SwPowerCap', 'HwSlowdown', 'HwPowerBrakeSlowdown', ...THERMAL
 const ratioPct = (a: number | null, b: number | null): number | null =>
   a === null || b === null || b <= 0 ? null : (100 * a) / b;
 
+/** Each metric a GPU sample gives, and the sample field whose null reason it takes. */
+const SOURCE_FIELDS = Object.entries({
+  gpuUtilPct: 'gpuUtilPct',
+  memUtilPct: 'memUtilPct',
+  memUsedGiB: 'memUsedBytes',
+  powerWatts: 'powerWatts',
+  powerPctOfLimit: 'powerWatts',
+  powerLimitWatts: 'powerLimitWatts',
+  temperatureC: 'temperatureC',
+  memTemperatureC: 'memTemperatureC',
+  smClockMhz: 'smClockMhz',
+  smClockPctOfMax: 'smClockMhz',
+  pcieRxGBps: 'pcieRxBytesPerSec',
+  smActivePct: 'smActivePct',
+  smOccupancyPct: 'smOccupancyPct',
+  tensorActivePct: 'tensorActivePct',
+  dramActivePct: 'dramActivePct',
+  fp32ActivePct: 'fp32ActivePct',
+  powerCapActive: 'clockEventReasons',
+  thermalSlowdownActive: 'clockEventReasons',
+  clockLimitedActive: 'clockEventReasons',
+  processCount: 'processes',
+} satisfies Partial<Record<MetricId, keyof GpuSample>>) as [MetricId, keyof GpuSample][];
+
 /** The GPU's own metrics and their null reasons. */
 function gpuValues(g: GpuSample): {
   values: Partial<Record<MetricId, number | null>>;
@@ -170,34 +194,15 @@ function gpuValues(g: GpuSample): {
     clockLimitedActive: r === null ? null : Number(r.some((x) => LIMITING.includes(x))),
     processCount: g.processes === null ? null : g.processes.length,
   };
-  const src: Partial<Record<MetricId, keyof GpuSample>> = {
-    gpuUtilPct: 'gpuUtilPct',
-    memUtilPct: 'memUtilPct',
-    memUsedGiB: 'memUsedBytes',
-    powerWatts: 'powerWatts',
-    powerPctOfLimit: 'powerWatts',
-    powerLimitWatts: 'powerLimitWatts',
-    temperatureC: 'temperatureC',
-    memTemperatureC: 'memTemperatureC',
-    smClockMhz: 'smClockMhz',
-    smClockPctOfMax: 'smClockMhz',
-    pcieRxGBps: 'pcieRxBytesPerSec',
-    smActivePct: 'smActivePct',
-    smOccupancyPct: 'smOccupancyPct',
-    tensorActivePct: 'tensorActivePct',
-    dramActivePct: 'dramActivePct',
-    fp32ActivePct: 'fp32ActivePct',
-    powerCapActive: 'clockEventReasons',
-    thermalSlowdownActive: 'clockEventReasons',
-    clockLimitedActive: 'clockEventReasons',
-    processCount: 'processes',
-  };
   const why: Partial<Record<MetricId, string>> = {};
-  for (const [id, field] of Object.entries(src) as [MetricId, keyof GpuSample][]) {
+  for (const [id, field] of SOURCE_FIELDS) {
     if (values[id] === null) why[id] = g.error ?? g.nullReasons[field] ?? `${METRICS[id].label} not reported`;
   }
   return { values, why };
 }
+
+/** Every metric, null: where a point starts. */
+const NO_VALUES = Object.fromEntries(METRIC_IDS.map((id) => [id, null])) as Record<MetricId, number | null>;
 
 /**
  * Flattens one stream message for GPU `gpuIndex` (position in `gpus`) into a `MetricPoint`.
@@ -206,7 +211,7 @@ function gpuValues(g: GpuSample): {
 export function toPoint(msg: StreamMessage, gpuIndex: number, ctx: MetricContext = {}): MetricPoint {
   const g = msg.gpus[gpuIndex];
   const why: Partial<Record<MetricId, string>> = {};
-  const values = Object.fromEntries(METRIC_IDS.map((id) => [id, null])) as Record<MetricId, number | null>;
+  const values: Record<MetricId, number | null> = { ...NO_VALUES };
   if (g) {
     const own = gpuValues(g);
     Object.assign(values, own.values);
