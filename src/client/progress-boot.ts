@@ -223,8 +223,17 @@ function badgeAndSaveButton(): void {
     };
     button.addEventListener('click', () => {
       const saved = button.getAttribute('aria-pressed') !== 'true';
-      show(saved, true);
+      show(saved);
+      if (status) status.textContent = '';
       emit('saturate:save-toggled', { cardId, saved, at: Date.now() });
+      // The status line speaks once the change is written (or handed on: to the store that keeps it in memory and
+      // says so, or, if the write path cannot load, to the next page): "Removed" read and a link tapped at once
+      // finds it removed there. A CI run once opened the saved list right after an unsave and still found the
+      // card listed. A later tap speaks for itself.
+      const speak = () => {
+        if (button.getAttribute('aria-pressed') === String(saved)) show(saved, true);
+      };
+      void queue.afterWrites(speak).catch(speak);
     });
     watchSaved(cardId, (saved) => show(saved)); // without loading the full store on a card page
   }

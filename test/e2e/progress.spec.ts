@@ -180,6 +180,8 @@ test.describe('progress on the device', () => {
     await expect(save).toHaveAttribute('aria-pressed', 'true');
     await save.click();
     await expect(save).toHaveAttribute('aria-pressed', 'false');
+    // What the learner reads before leaving: said once the change is stored.
+    await expect(page.locator('[data-save-status]')).toHaveText('Removed from your saved cards.');
     await page.goto('/saved/');
     await expect(page.getByText('Nothing saved yet.')).toBeVisible();
   });
