@@ -10,9 +10,8 @@ import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PlannedHost } from './plan.ts';
 import { encodeLabels, remoteWrite, WriteRequest } from './remote-write.ts';
-import { hostRules, labelObject, RAW_TAIL_S, ruleValue, type RulesImport } from './rules-import.ts';
+import { hostRules, importThroughRules, labelObject, RAW_TAIL_S, ruleValue, type RulesImport } from './rules-import.ts';
 import { clusterWriter } from './write.ts';
-import { importThroughRules } from './rules-import.ts';
 import { startEngine, type FleetEngine } from '../prometheus-harness.ts';
 import type { RunningEngine } from '../victoria-metrics-harness.ts';
 
