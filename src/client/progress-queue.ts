@@ -28,6 +28,18 @@ export type ProgressModule = ListenModule['progress'];
 type StoredRecord = ReturnType<typeof recordFor>;
 type Waiting = { record: StoredRecord; flushed: boolean } | { event: AppEvent };
 
+/** Where records still being written when a page went away are kept for the next page's queue. */
+export const UNWRITTEN_RECORDS_KEY = 'saturate:unwritten-records';
+
+/** What a kept record must have to be written back (anything else there, a hand edit or a torn write, is dropped). */
+const isKeptRecord = (r: unknown): r is StoredRecord =>
+  typeof r === 'object' &&
+  r !== null &&
+  typeof (r as StoredRecord).id === 'string' &&
+  /^\d+-[0-9a-z]+$/.test((r as StoredRecord).id) &&
+  typeof (r as StoredRecord).type === 'string' &&
+  typeof (r as StoredRecord).at === 'number';
+
 export interface ProgressQueueOptions {
   /** The light write path (append.ts `createAppendWriter`). */
   writer: AppendWriter;
@@ -37,6 +49,8 @@ export interface ProgressQueueOptions {
   store?: UseStore;
   /** Where `pagehide` and `visibilitychange` arrive (window, document); no flushing without. */
   page?: { window: EventTarget; document: EventTarget & { visibilityState: string } };
+  /** localStorage, where records still being written are kept when the page goes away; null where blocked. */
+  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null;
 }
 
 export interface ProgressQueue {
@@ -58,12 +72,40 @@ export interface ProgressQueue {
   flush(): void;
 }
 
+type KeptStorage = NonNullable<ProgressQueueOptions['storage']>;
+
+/** The records kept under UNWRITTEN_RECORDS_KEY (none when absent or unreadable). */
+function readKept(storage: KeptStorage): StoredRecord[] {
+  try {
+    const list: unknown = JSON.parse(storage.getItem(UNWRITTEN_RECORDS_KEY) ?? '[]');
+    return Array.isArray(list) ? list.filter(isKeptRecord) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Stores `records` as the kept list (removes the key when empty); false where storage refuses. */
+function writeKept(storage: KeptStorage, records: readonly StoredRecord[]): boolean {
+  try {
+    if (records.length) storage.setItem(UNWRITTEN_RECORDS_KEY, JSON.stringify(records));
+    else storage.removeItem(UNWRITTEN_RECORDS_KEY);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const quietErrors = new Set(['WriteRefused', 'StorageUnavailableError']);
 
 /** A queue over one write path and one full store. */
 export function createProgressQueue(options: ProgressQueueOptions): ProgressQueue {
   const { writer, store } = options;
+  const storage = options.storage ?? null;
   const waiting: Waiting[] = [];
+  /** Records heard and not yet known stored (by the write path or the full store), by id. */
+  const unstored = new Map<string, StoredRecord>();
+  /** Ids of those this page kept in storage when it was hidden. */
+  const kept = new Set<string>();
   const inflight = new Set<Promise<unknown>>();
   const onLoad: ((p: ProgressModule) => void)[] = [];
   let full = false;
@@ -84,6 +126,42 @@ export function createProgressQueue(options: ProgressQueueOptions): ProgressQueu
     full = true;
     void queue.progressStore().catch(() => undefined);
   };
+  /** These records are stored: no page needs to write them again. */
+  const stored = (records: readonly StoredRecord[]) => {
+    for (const r of records) unstored.delete(r.id);
+    const ids = new Set(records.map((r) => r.id).filter((id) => kept.delete(id)));
+    if (ids.size && storage)
+      writeKept(
+        storage,
+        readKept(storage).filter((r) => !ids.has(r.id)),
+      );
+  };
+  /** The page is hidden or leaving: the records not yet stored join the kept list, for the next page. */
+  const keep = () => {
+    const fresh = [...unstored.values()].filter((r) => !kept.has(r.id));
+    if (!fresh.length || !storage) return;
+    const before = readKept(storage);
+    const have = new Set(before.map((r) => r.id));
+    if (writeKept(storage, [...before, ...fresh.filter((r) => !have.has(r.id))])) for (const r of fresh) kept.add(r.id);
+  };
+  /** Writes a record by the write path, else hands it to the full store. */
+  const write = (record: StoredRecord) => {
+    unstored.set(record.id, record);
+    if (full) {
+      waiting.push({ record, flushed: false });
+      return;
+    }
+    track(
+      writer.write([record]).then(
+        () => stored([record]),
+        (err: unknown) => {
+          if (!(err instanceof Error && quietErrors.has(err.name))) console.warn(err);
+          waiting.push({ record, flushed: false });
+          wantFull();
+        },
+      ),
+    );
+  };
 
   const queue: ProgressQueue = {
     start() {
@@ -91,10 +169,19 @@ export function createProgressQueue(options: ProgressQueueOptions): ProgressQueu
       stopListening = APP_EVENT_TYPES.map((type) => on(type, (detail) => queue.heard({ type, detail } as AppEvent)));
       const page = options.page;
       if (page) {
-        page.window.addEventListener('pagehide', () => queue.flush());
+        const hide = () => {
+          queue.flush();
+          keep();
+        };
+        page.window.addEventListener('pagehide', hide);
         page.document.addEventListener('visibilitychange', () => {
-          if (page.document.visibilityState === 'hidden') queue.flush();
+          if (page.document.visibilityState === 'hidden') hide();
         });
+      }
+      // What an earlier page was still writing when it went away: written again, under the same keys.
+      if (storage) {
+        const left = readKept(storage);
+        if (storage.getItem(UNWRITTEN_RECORDS_KEY) !== null && writeKept(storage, [])) for (const r of left) write(r);
       }
     },
 
@@ -107,17 +194,7 @@ export function createProgressQueue(options: ProgressQueueOptions): ProgressQueu
         wantFull();
         return;
       }
-      if (full) {
-        waiting.push({ record, flushed: false });
-        return;
-      }
-      track(
-        writer.write([record]).catch((err: unknown) => {
-          if (!(err instanceof Error && quietErrors.has(err.name))) console.warn(err);
-          waiting.push({ record, flushed: false });
-          wantFull();
-        }),
-      );
+      write(record);
     },
 
     progressStore() {
@@ -129,7 +206,7 @@ export function createProgressQueue(options: ProgressQueueOptions): ProgressQueu
           await settled();
           if (!waiting.length) break;
           for (const item of waiting.splice(0)) {
-            if ('record' in item) await p.append([item.record]).catch(reportProgressError);
+            if ('record' in item) await p.append([item.record]).then(() => stored([item.record]), reportProgressError);
             else await listen.recordAppEvent(item.event, store).catch(reportProgressError);
           }
         }
@@ -160,9 +237,12 @@ export function createProgressQueue(options: ProgressQueueOptions): ProgressQueu
       if (!pending.length) return;
       for (const w of pending) w.flushed = true;
       track(
-        writer.write(pending.map((w) => w.record)).catch(() => {
-          for (const w of pending) w.flushed = false; // the full store still has them
-        }),
+        writer.write(pending.map((w) => w.record)).then(
+          () => stored(pending.map((w) => w.record)),
+          () => {
+            for (const w of pending) w.flushed = false; // the full store still has them
+          },
+        ),
       );
     },
   };

@@ -4,9 +4,9 @@
  * opening, just before the tab closes, is written on `pagehide` / `visibilitychange`.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { answer, freshStore, rawAll, rawPut, T0 } from './store-helpers.ts';
+import { answer, freshStore, rawAll, rawPut, T0, tabStorageFake } from './store-helpers.ts';
 import { createAppendWriter, type AppendWriter } from '../../src/store/append.ts';
-import { createProgressQueue, type ProgressQueue } from '../../src/client/progress-queue.ts';
+import { createProgressQueue, UNWRITTEN_RECORDS_KEY, type ProgressQueue } from '../../src/client/progress-queue.ts';
 import { closeProgress, type UseStore } from '../../src/store/progress.ts';
 import { emit } from '../../src/lib/events.ts';
 
@@ -17,16 +17,31 @@ afterEach(async () => {
   vi.unstubAllGlobals();
 });
 
-/** A page: window and document as event targets, a write path and a queue over `store`. */
-function page(store: UseStore, loadStore: () => Promise<Listen> = () => import('../../src/store/listen.ts')) {
+/**
+ * A page: window and document as event targets, a write path and a queue over `store`; `storage` its localStorage,
+ * `wrap` what stands between the queue and the real write path (a page that goes away mid-write).
+ */
+function page(
+  store: UseStore,
+  loadStore: () => Promise<Listen> = () => import('../../src/store/listen.ts'),
+  storage: ReturnType<typeof tabStorageFake> | null = null,
+  wrap: (w: AppendWriter) => AppendWriter = (w) => w,
+) {
   const win = new EventTarget();
   vi.stubGlobal('window', win);
   const doc = Object.assign(new EventTarget(), { visibilityState: 'visible' });
-  const writer: AppendWriter = createAppendWriter(store, { channelName: `test-${Math.random()}` });
-  const queue: ProgressQueue = createProgressQueue({ writer, loadStore, store, page: { window: win, document: doc } });
+  const real: AppendWriter = createAppendWriter(store, { channelName: `test-${Math.random()}` });
+  const writer = wrap(real);
+  const queue: ProgressQueue = createProgressQueue({
+    writer,
+    loadStore,
+    store,
+    page: { window: win, document: doc },
+    storage,
+  });
   queue.start();
   cleanup.push(
-    () => writer.close(),
+    () => real.close(),
     async () => (await import('../../src/store/listen.ts')).listenForProgress({}, store)(),
     () => closeProgress(store),
   );
@@ -130,5 +145,93 @@ describe('while the full store is opening', () => {
     await (await import('../../src/store/listen.ts')).whenRecorded();
     expect((await p.loadProgress(store)).answers).toHaveLength(1);
     expect(await answerKeys(store)).toHaveLength(1);
+  });
+});
+
+/** A write path whose writes hang until `finish()` (IndexedDB still busy when the learner leaves), or forever. */
+function hangingWrites() {
+  const held: (() => void)[] = [];
+  return {
+    wrap: (w: AppendWriter): AppendWriter => ({
+      write: (records) =>
+        new Promise<void>((resolve, reject) => held.push(() => w.write(records).then(resolve, reject))),
+      close: () => w.close(),
+    }),
+    /** The held writes go through now. */
+    finish: () => held.splice(0).forEach((go) => go()),
+  };
+}
+const kept = (storage: ReturnType<typeof tabStorageFake>) =>
+  JSON.parse(storage.getItem(UNWRITTEN_RECORDS_KEY) ?? '[]') as { id: string; type: string }[];
+
+describe('a page that goes away while its records are being written', () => {
+  test('pagehide keeps them; the next page writes them under the same keys, once', async () => {
+    const { store } = freshStore();
+    const storage = tabStorageFake();
+    const dying = page(store, undefined, storage, hangingWrites().wrap);
+    emit('saturate:answer', appAnswer(1));
+    emit('saturate:save-toggled', { cardId: 'meters/gpu-util', saved: true, at: T0 + 1 });
+    dying.win.dispatchEvent(new Event('pagehide')); // the write never completes: the page is gone
+    const ids = kept(storage).map((r) => r.id);
+    expect(kept(storage).map((r) => r.type)).toEqual(['answer', 'saved']);
+    expect(await answerKeys(store)).toEqual([]);
+
+    const next = page(store, undefined, storage);
+    await next.queue.afterWrites(() => undefined);
+    expect((await answerKeys(store)).map(([k]) => k).sort()).toEqual(ids.map((id) => `e:${id}`).sort());
+    expect(storage.getItem(UNWRITTEN_RECORDS_KEY)).toBeNull();
+    const p = await next.queue.progressStore();
+    const loaded = await p.loadProgress(store);
+    expect(loaded.answers).toHaveLength(1);
+    expect(loaded.savedCardIds).toEqual(['meters/gpu-util']);
+    expect(loaded.quarantined).toEqual([]);
+  });
+
+  test('a write that completes while the page is hidden is taken off the list: the next page writes nothing again', async () => {
+    const { store } = freshStore();
+    const storage = tabStorageFake();
+    const writes = hangingWrites();
+    const hidden = page(store, undefined, storage, writes.wrap);
+    emit('saturate:answer', appAnswer(1));
+    hidden.doc.visibilityState = 'hidden';
+    hidden.doc.dispatchEvent(new Event('visibilitychange'));
+    expect(kept(storage)).toHaveLength(1);
+    writes.finish();
+    await hidden.queue.afterWrites(() => undefined);
+    expect(storage.getItem(UNWRITTEN_RECORDS_KEY)).toBeNull();
+    expect(await answerKeys(store)).toHaveLength(1);
+  });
+
+  test('hidden twice keeps each record once, and one heard in between joins the list', async () => {
+    const { store } = freshStore();
+    const storage = tabStorageFake();
+    const writes = hangingWrites();
+    const a = page(store, undefined, storage, writes.wrap);
+    emit('saturate:answer', appAnswer(1));
+    a.win.dispatchEvent(new Event('pagehide'));
+    a.win.dispatchEvent(new Event('pagehide'));
+    expect(kept(storage)).toHaveLength(1);
+    emit('saturate:answer', appAnswer(2));
+    a.win.dispatchEvent(new Event('pagehide'));
+    expect(kept(storage)).toHaveLength(2);
+    writes.finish();
+    await a.queue.afterWrites(() => undefined);
+    expect(kept(storage)).toEqual([]);
+    expect(await answerKeys(store)).toHaveLength(2);
+  });
+
+  test('anything else under the key (a hand edit, a torn write) is dropped, and the page still writes', async () => {
+    const { store } = freshStore();
+    const storage = tabStorageFake();
+    storage.setItem(UNWRITTEN_RECORDS_KEY, '[{"id":"meta","type":"x","at":1},{"nope":1},"x"');
+    const p1 = page(store, undefined, storage);
+    emit('saturate:answer', appAnswer(1));
+    await p1.queue.afterWrites(() => undefined);
+    expect((await answerKeys(store)).map(([, v]) => (v as { type: string }).type)).toEqual(['answer']);
+    storage.setItem(UNWRITTEN_RECORDS_KEY, '[{"id":"meta","type":"x","at":1},{"nope":1}]');
+    const p2 = page(store, undefined, storage);
+    await p2.queue.afterWrites(() => undefined);
+    expect((await rawAll(store)).map(([k]) => k)).not.toContain('meta');
+    expect(storage.getItem(UNWRITTEN_RECORDS_KEY)).toBeNull();
   });
 });
