@@ -28,7 +28,7 @@ import { planCluster } from '../test/fleet/independent/plan.ts';
 import { importIntoVictoriaMetrics } from '../test/fleet/independent/vm-import.ts';
 import { patientFetch } from '../test/fleet/independent/patient-fetch.ts';
 import { backfillRulesInTurn, startPrometheus } from '../test/fleet/prometheus-harness.ts';
-import { startVictoriaMetrics } from '../test/fleet/victoria-metrics-harness.ts';
+import { flushUntilAllHeld, startVictoriaMetrics } from '../test/fleet/victoria-metrics-harness.ts';
 import { timedClient } from './timed-client.ts';
 
 export type Engine = 'prometheus' | 'victoria-metrics';
@@ -120,7 +120,12 @@ function replayRules(url: string, files: readonly string[], startS: number, endS
   if (r.status !== 0) throw new Error(`vmalert could not replay the rules: ${(r.stderr || r.stdout).slice(-2000)}`);
 }
 
-async function startEngine(engine: Engine, gpus: number, windowS: number, log: (s: string) => void): Promise<Running> {
+async function startEngine(
+  engine: Engine,
+  gpus: number,
+  windowS: number,
+  log: (s: string) => void,
+): Promise<Running> {
   const startS = INDEPENDENT_END_S - windowS;
   const work = mkdtempSync(join(tmpdir(), 'saturate-scale-'));
   try {
@@ -150,9 +155,12 @@ async function startEngine(engine: Engine, gpus: number, windowS: number, log: (
     log(`victoria-metrics: ${(r.samples / 1e6).toFixed(1)} M samples imported in ${r.seconds.toFixed(0)} s`);
     const t = performance.now();
     replayRules(vm.url, files, startS, INDEPENDENT_END_S + 60, gpus);
-    // The replay blocked this process: the keep-alive connection the import left may be closed (EPIPE); a fresh one.
-    const flush = () => fetch(`${vm.url}/internal/force_flush`, { headers: { connection: 'close' } });
-    await flush().catch(flush);
+    // Every point the import and the replay wrote searchable before the first query (one flush is not always enough).
+    await flushUntilAllHeld(vm.url, {
+      minMs: (startS - 3600) * 1000,
+      maxMs: (INDEPENDENT_END_S + 3600) * 1000,
+      what: 'the replay',
+    });
     return { ...vm, rulesBackfillS: (performance.now() - t) / 1000 };
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -160,6 +160,28 @@ export async function flushUntilHeld(
   }
 }
 
+/** Every row VictoriaMetrics has added to its storage since it started (`vm_rows_added_to_storage_total`). */
+export async function rowsAdded(url: string, headers: Record<string, string> = {}): Promise<number> {
+  const res = await fetch(`${url}/metrics`, { headers: { ...headers, connection: 'close' } });
+  const m = /^vm_rows_added_to_storage_total (\d+)$/m.exec(await res.text());
+  if (!res.ok || !m) throw new Error(`victoria-metrics did not report the rows it added: HTTP ${res.status}`);
+  return Number(m[1]);
+}
+
+/**
+ * Flushes VictoriaMetrics until it holds, between `minMs` and `maxMs`, every row it has added to its storage: after a
+ * writer whose count the caller does not know (vmalert's replay writes its rules' points by remote write), all of it
+ * is then searchable. Every row must lie in the range (else this gives up after `timeoutMs`, naming the count).
+ */
+export async function flushUntilAllHeld(
+  url: string,
+  range: { minMs: number; maxMs: number; what: string },
+  headers: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<void> {
+  await flushUntilHeld(url, { ...range, samples: await rowsAdded(url, headers) }, headers, timeoutMs);
+}
+
 /** Starts VictoriaMetrics, imports `openMetricsFile` (if given) and scrapes `config`'s targets (if any). */
 export async function startVictoriaMetrics(opts: EngineOptions = {}): Promise<RunningEngine> {
   const dir = mkdtempSync(join(tmpdir(), 'saturate-vm-'));

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { GPUS_PER_HOST, writeClusterOpenMetrics } from './cluster.ts';
 import { startEngine, type RunningPrometheus, PROMETHEUS_TEST_LIMITS } from './prometheus-harness.ts';
+import { flushUntilAllHeld } from './victoria-metrics-harness.ts';
 
 vi.setConfig(PROMETHEUS_TEST_LIMITS);
 
@@ -55,10 +56,8 @@ beforeAll(async () => {
     '-remoteWrite.flushInterval=200ms',
     '-replay.rulesDelay=2s',
   );
-  // The replay blocks this process for minutes: VictoriaMetrics may have closed the idle keep-alive connection the
-  // engine's start left open (EPIPE), so the flush is asked once more on a fresh one.
-  const flush = () => fetch(`${vm.url}/internal/force_flush`);
-  await flush().catch(flush);
+  // Every point the replay wrote (and the import) searchable before the tests read them: one flush is not always enough.
+  await flushUntilAllHeld(vm.url, { minMs: END_MS - 2 * HOUR_MS, maxMs: END_MS + HOUR_MS, what: 'the replay' });
 }, 180_000);
 
 afterAll(async () => {
