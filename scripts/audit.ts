@@ -44,6 +44,8 @@ throttled or hung, with what those hours cost.
                                   ${DEFAULT_QUERY_TIMEOUT_S}, at most ${MAX_QUERY_TIMEOUT_S}); longer exits 4 and names the query
   --max-response-mb <MB>          the largest answer read from Prometheus (default 64)
   --max-series <N>                the most series one answer may hold (default 50000, some 3,000 GPUs)
+  --no-gzip                       ask Prometheus for uncompressed answers: about a fifth less of its CPU on
+                                  an audit, 6–11× the bytes on the wire (for an audit that runs near it)
   --raw-series                    read the window from raw series even where Saturate's recording rules
                                   (deploy/prometheus/saturate-rules.yml) cover it; the report says which it read
   --json                          JSON on stdout instead of Markdown
@@ -111,6 +113,7 @@ export async function runAudit(
         'max-series': { type: 'string', default: String(MAX_SERIES) },
         json: { type: 'boolean', default: false },
         'raw-series': { type: 'boolean', default: false },
+        'no-gzip': { type: 'boolean', default: false },
         out: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -193,6 +196,7 @@ export async function runAudit(
       timeoutMs: opts.queryTimeoutS * 1000,
       maxResponseBytes: opts.maxResponseMb * 1024 * 1024,
       maxSeries: opts.maxSeries,
+      gzip: !opts['no-gzip'],
     });
     const report = await audit(client, {
       windowS: opts.windowS,

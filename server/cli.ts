@@ -40,6 +40,8 @@ export interface PrometheusFlags {
   selector: string | null;
   /** Seconds one query may take (`--prometheus-query-timeout`, default DEFAULT_QUERY_TIMEOUT_S). */
   queryTimeoutS: number;
+  /** Ask for gzip-compressed answers (false with `--prometheus-no-gzip`). */
+  gzip: boolean;
 }
 
 /** The environment variables the CLI reads. */
@@ -62,6 +64,7 @@ export const USAGE = `Usage: npm start -- [flags]        (site and lab on one or
   --prometheus-token-file FILE     with prometheus:, a bearer token for it
   --prometheus-basic-auth-file FILE  with prometheus:, "user:password" for it
   --prometheus-query-timeout S     with prometheus:, seconds one query may take (default ${DEFAULT_QUERY_TIMEOUT_S}, at most ${MAX_QUERY_TIMEOUT_S})
+  --prometheus-no-gzip             with prometheus:, uncompressed answers: about a fifth less of its CPU, 6–11× the bytes
   --interval MS       sampling interval in ms (default ${DEFAULTS.intervalMs}, minimum ${DEFAULTS.minIntervalMs};
                       with prometheus:, how often it is read, default ${DEFAULTS.fleetRefreshMs})
   --record FILE       also write every sample to FILE as NDJSON (replay it with --source replay:FILE)
@@ -164,6 +167,7 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
         'prometheus-token-file': { type: 'string' },
         'prometheus-basic-auth-file': { type: 'string' },
         'prometheus-query-timeout': { type: 'string' },
+        'prometheus-no-gzip': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -197,6 +201,7 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
     'prometheus-token-file',
     'prometheus-basic-auth-file',
     'prometheus-query-timeout',
+    'prometheus-no-gzip',
   ] as const;
   const strayProm = promFlags.find((f) => values[f] !== undefined);
   if (strayProm && !source.startsWith('prometheus:'))
@@ -231,6 +236,7 @@ export function parseCli(argv: readonly string[], env: CliEnv = {}): CliOptions 
       basicAuthFile: values['prometheus-basic-auth-file'] ?? null,
       selector: values['prometheus-selector'] ?? null,
       queryTimeoutS: queryTimeoutFlag(values['prometheus-query-timeout']),
+      gzip: !values['prometheus-no-gzip'],
     },
     help: values.help ?? false,
   };

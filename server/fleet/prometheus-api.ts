@@ -31,6 +31,14 @@ export interface PrometheusOptions {
   /** The fetch to use (tests pass none: the real one). */
   fetchImpl?: typeof fetch;
   /**
+   * Ask for gzip-compressed answers (default true). False asks for them uncompressed (`accept-encoding: identity`,
+   * `--no-gzip`), for an audit that runs near its engine. Measured on the 512-GPU independent cluster over 24 h
+   * through the recording rules (engine CPU from process_cpu_seconds_total, 5 audits, 2026-12-03): Prometheus 2.42
+   * 842 ms of CPU an audit with gzip, 678 ms without; VictoriaMetrics 1.79 472 and 426 ms. The bytes on the wire grow
+   * 6–11× (the segments' largest answer is 4.3 MB, 743 KB gzipped; the live view's 3.3 MB, 312 KB).
+   */
+  gzip?: boolean;
+  /**
    * The flags a too-slow or too-large message tells the operator to change, as their program spells them (the audit's
    * by default; the lab server's are `--prometheus-selector` and `--prometheus-query-timeout`).
    */
@@ -121,6 +129,7 @@ export function createPrometheusClient(opts: PrometheusOptions): PrometheusClien
       `Prometheus must be reached over http or https, not ${terminalText(base.protocol, 20)}`,
     );
   const headers: Record<string, string> = { accept: 'application/json' };
+  if (opts.gzip === false) headers['accept-encoding'] = 'identity';
   const secrets: string[] = [];
   if (base.username || base.password) {
     const user = decodeURIComponent(base.username);

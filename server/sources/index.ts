@@ -22,6 +22,8 @@ export interface ResolveOptions extends NvmlSourceOptions {
     selector: string | null;
     /** Seconds one query may take (`--prometheus-query-timeout`). */
     queryTimeoutS?: number;
+    /** Ask for gzip-compressed answers (false with `--prometheus-no-gzip`; default true). */
+    gzip?: boolean;
   };
   /** The sampling interval, ms: a Prometheus source is read this often. */
   intervalMs?: number;
@@ -67,6 +69,7 @@ async function openFleetSource(
     selector: p?.selector ?? undefined,
     refreshS: intervalMs / 1000,
     ...(p?.queryTimeoutS ? { timeoutMs: p.queryTimeoutS * 1000 } : {}),
+    ...(p?.gzip === false ? { gzip: false } : {}),
   });
   source.start();
   return source;
