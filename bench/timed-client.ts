@@ -13,6 +13,8 @@ export interface QueryCost {
   /** Prometheus's own time on it (stats.timings.execTotalTime), ms: its queue and evaluation, not the answer's JSON. */
   engineMs: number;
   samples: number;
+  /** Series in the answer. */
+  series: number;
 }
 
 /** How many characters of an expression a breakdown line shows. */
@@ -37,12 +39,14 @@ export function timedClient(
   url: string,
   base: typeof fetch = fetch,
   timeoutMs = 300_000,
+  gzip = true,
 ): {
   client: PrometheusClient;
-  take(): { ms: number; samples: number; queries: QueryCost[] };
+  take(): { ms: number; samples: number; series: number; queries: QueryCost[] };
 } {
   let ms = 0;
   let samples = 0;
+  let series = 0;
   let queries: QueryCost[] = [];
   let inFlight = 0;
   let since = 0;
@@ -54,19 +58,24 @@ export function timedClient(
       ms: 0,
       engineMs: 0,
       samples: 0,
+      series: 0,
     };
     try {
       const withStats = typeof init?.body === 'string' ? { ...init, body: `${init.body}&stats=all` } : init;
       const res = await base(input, withStats);
       const body = await res.arrayBuffer();
       try {
-        const stats = (
+        const data = (
           JSON.parse(Buffer.from(body).toString()) as {
             data?: {
+              result?: unknown;
               stats?: { samples?: { totalQueryableSamples?: number }; timings?: { execTotalTime?: number } };
             };
           }
-        ).data?.stats;
+        ).data;
+        const stats = data?.stats;
+        cost.series = Array.isArray(data?.result) ? data.result.length : 0;
+        series += cost.series;
         cost.samples = stats?.samples?.totalQueryableSamples ?? 0;
         cost.engineMs = (stats?.timings?.execTotalTime ?? 0) * 1000;
         samples += cost.samples;
@@ -81,11 +90,12 @@ export function timedClient(
     }
   };
   return {
-    client: createPrometheusClient({ url, fetchImpl: timedFetch, timeoutMs }),
+    client: createPrometheusClient({ url, fetchImpl: timedFetch, timeoutMs, gzip }),
     take: () => {
-      const t = { ms, samples, queries };
+      const t = { ms, samples, series, queries };
       ms = 0;
       samples = 0;
+      series = 0;
       queries = [];
       return t;
     },
