@@ -125,7 +125,7 @@ function replayRules(url: string, files: readonly string[], startS: number, endS
   if (r.status !== 0) throw new Error(`vmalert could not replay the rules: ${(r.stderr || r.stdout).slice(-2000)}`);
 }
 
-export async function startEngine(
+async function startEngine(
   engine: Engine,
   gpus: number,
   windowS: number,
