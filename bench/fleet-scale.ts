@@ -125,12 +125,7 @@ function replayRules(url: string, files: readonly string[], startS: number, endS
   if (r.status !== 0) throw new Error(`vmalert could not replay the rules: ${(r.stderr || r.stdout).slice(-2000)}`);
 }
 
-async function startEngine(
-  engine: Engine,
-  gpus: number,
-  windowS: number,
-  log: (s: string) => void,
-): Promise<Running> {
+async function startEngine(engine: Engine, gpus: number, windowS: number, log: (s: string) => void): Promise<Running> {
   const startS = INDEPENDENT_END_S - windowS;
   const work = mkdtempSync(join(tmpdir(), 'saturate-scale-'));
   try {
