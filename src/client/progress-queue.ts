@@ -16,29 +16,21 @@
  *   full store that is still opening: they are written at once by the write path, so an answer
  *   given just before the tab closes is kept (issue #20). The full store later writes the same
  *   records under the same keys, which changes nothing.
+ * - Every record heard is noted in the page's ledger (src/store/unwritten.ts) until it is known
+ *   stored, so one still being written when the page goes away is kept for the next page; the
+ *   queue, when it starts, writes what an earlier page left, under the same keys.
  */
 import { APP_EVENT_TYPES, on, type AppEvent } from '../lib/events.ts';
 import { recordFor, type AppendWriter } from '../store/append.ts';
 import type { UseStore } from '../store/kv.ts';
 import { reportProgressError } from '../store/page-signals.ts';
+import type { UnwrittenLedger } from '../store/unwritten.ts';
 
 type ListenModule = typeof import('../store/listen.ts');
 /** The store's API (src/store/progress.ts). */
 export type ProgressModule = ListenModule['progress'];
 type StoredRecord = ReturnType<typeof recordFor>;
 type Waiting = { record: StoredRecord; flushed: boolean } | { event: AppEvent };
-
-/** Where records still being written when a page went away are kept for the next page's queue. */
-export const UNWRITTEN_RECORDS_KEY = 'saturate:unwritten-records';
-
-/** What a kept record must have to be written back (anything else there, a hand edit or a torn write, is dropped). */
-const isKeptRecord = (r: unknown): r is StoredRecord =>
-  typeof r === 'object' &&
-  r !== null &&
-  typeof (r as StoredRecord).id === 'string' &&
-  /^\d+-[0-9a-z]+$/.test((r as StoredRecord).id) &&
-  typeof (r as StoredRecord).type === 'string' &&
-  typeof (r as StoredRecord).at === 'number';
 
 export interface ProgressQueueOptions {
   /** The light write path (append.ts `createAppendWriter`). */
@@ -49,8 +41,8 @@ export interface ProgressQueueOptions {
   store?: UseStore;
   /** Where `pagehide` and `visibilitychange` arrive (window, document); no flushing without. */
   page?: { window: EventTarget; document: EventTarget & { visibilityState: string } };
-  /** localStorage, where records still being written are kept when the page goes away; null where blocked. */
-  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null;
+  /** Where records are noted until stored, and kept when the page goes away (src/store/unwritten.ts); none: not kept. */
+  ledger?: UnwrittenLedger | null;
 }
 
 export interface ProgressQueue {
@@ -72,40 +64,13 @@ export interface ProgressQueue {
   flush(): void;
 }
 
-type KeptStorage = NonNullable<ProgressQueueOptions['storage']>;
-
-/** The records kept under UNWRITTEN_RECORDS_KEY (none when absent or unreadable). */
-function readKept(storage: KeptStorage): StoredRecord[] {
-  try {
-    const list: unknown = JSON.parse(storage.getItem(UNWRITTEN_RECORDS_KEY) ?? '[]');
-    return Array.isArray(list) ? list.filter(isKeptRecord) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** Stores `records` as the kept list (removes the key when empty); false where storage refuses. */
-function writeKept(storage: KeptStorage, records: readonly StoredRecord[]): boolean {
-  try {
-    if (records.length) storage.setItem(UNWRITTEN_RECORDS_KEY, JSON.stringify(records));
-    else storage.removeItem(UNWRITTEN_RECORDS_KEY);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const quietErrors = new Set(['WriteRefused', 'StorageUnavailableError']);
 
 /** A queue over one write path and one full store. */
 export function createProgressQueue(options: ProgressQueueOptions): ProgressQueue {
   const { writer, store } = options;
-  const storage = options.storage ?? null;
+  const ledger = options.ledger ?? null;
   const waiting: Waiting[] = [];
-  /** Records heard and not yet known stored (by the write path or the full store), by id. */
-  const unstored = new Map<string, StoredRecord>();
-  /** Ids of those this page kept in storage when it was hidden. */
-  const kept = new Set<string>();
   const inflight = new Set<Promise<unknown>>();
   const onLoad: ((p: ProgressModule) => void)[] = [];
   let full = false;
@@ -126,27 +91,10 @@ export function createProgressQueue(options: ProgressQueueOptions): ProgressQueu
     full = true;
     void queue.progressStore().catch(() => undefined);
   };
-  /** These records are stored: no page needs to write them again. */
-  const stored = (records: readonly StoredRecord[]) => {
-    for (const r of records) unstored.delete(r.id);
-    const ids = new Set(records.map((r) => r.id).filter((id) => kept.delete(id)));
-    if (ids.size && storage)
-      writeKept(
-        storage,
-        readKept(storage).filter((r) => !ids.has(r.id)),
-      );
-  };
-  /** The page is hidden or leaving: the records not yet stored join the kept list, for the next page. */
-  const keep = () => {
-    const fresh = [...unstored.values()].filter((r) => !kept.has(r.id));
-    if (!fresh.length || !storage) return;
-    const before = readKept(storage);
-    const have = new Set(before.map((r) => r.id));
-    if (writeKept(storage, [...before, ...fresh.filter((r) => !have.has(r.id))])) for (const r of fresh) kept.add(r.id);
-  };
+  const stored = (records: readonly StoredRecord[]) => ledger?.stored(records);
   /** Writes a record by the write path, else hands it to the full store. */
   const write = (record: StoredRecord) => {
-    unstored.set(record.id, record);
+    ledger?.writing([record]);
     if (full) {
       waiting.push({ record, flushed: false });
       return;
@@ -171,7 +119,7 @@ export function createProgressQueue(options: ProgressQueueOptions): ProgressQueu
       if (page) {
         const hide = () => {
           queue.flush();
-          keep();
+          ledger?.keep(); // after the flush (the page's ledger also keeps on its own)
         };
         page.window.addEventListener('pagehide', hide);
         page.document.addEventListener('visibilitychange', () => {
@@ -179,10 +127,7 @@ export function createProgressQueue(options: ProgressQueueOptions): ProgressQueu
         });
       }
       // What an earlier page was still writing when it went away: written again, under the same keys.
-      if (storage) {
-        const left = readKept(storage);
-        if (storage.getItem(UNWRITTEN_RECORDS_KEY) !== null && writeKept(storage, [])) for (const r of left) write(r);
-      }
+      for (const r of ledger?.takeLeft() ?? []) write(r as StoredRecord);
     },
 
     heard(e) {

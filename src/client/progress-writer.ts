@@ -6,7 +6,7 @@
  * 10 KB of JavaScript before its figures or quiz are visible (test/e2e/figures.spec.ts) and had 17 B to spare.
  */
 import { createAppendWriter } from '../store/append.ts';
-import { usableStorage } from '../store/web-storage.ts';
+import { pageLedger } from '../store/unwritten.ts';
 import { createProgressQueue, type ProgressQueueOptions, type ProgressQueue } from './progress-queue.ts';
 
 /** The page's queue over the default database (started by the handoff). */
@@ -14,7 +14,7 @@ export function pageQueue(
   loadStore: ProgressQueueOptions['loadStore'],
   page: NonNullable<ProgressQueueOptions['page']>,
 ): ProgressQueue {
-  return createProgressQueue({ writer: createAppendWriter(), loadStore, page, storage: usableStorage('localStorage') });
+  return createProgressQueue({ writer: createAppendWriter(), loadStore, page, ledger: pageLedger() });
 }
 
 /**

@@ -34,6 +34,7 @@ import {
 import { parseEvent } from '../schemas/parse-event.ts';
 import { joinTabs, type TabSync } from './sync.ts';
 import { measure, nowMs } from './timing.ts';
+import { pageLedger, type UnwrittenLedger } from './unwritten.ts';
 
 import {
   notSavedMessage,
@@ -81,6 +82,7 @@ export class Progress {
   private readonly clock: () => number;
   private readonly tz: string;
   private readonly tabStorage: TabStorage | null;
+  private readonly ledger: UnwrittenLedger | null;
 
   private readonly options: OpenOptions;
 
@@ -91,6 +93,7 @@ export class Progress {
     this.clock = options.clock ?? Date.now;
     this.tz = options.tz ?? deviceZoneName();
     this.tabStorage = options.tabStorage !== undefined ? options.tabStorage : sessionTabStorage();
+    this.ledger = options.ledger !== undefined ? options.ledger : pageLedger();
   }
 
   /**
@@ -196,7 +199,11 @@ export class Progress {
     }
     if (!fresh.length) return [];
     this.merge(fresh);
+    // Noted until stored: a page that goes away meanwhile keeps them for the next (unwritten.ts). Kept in memory
+    // only (storage failed) they stay noted, so the next page tries IndexedDB again.
+    this.ledger?.writing(fresh);
     await this.write(fresh.map((e) => [eventKey(e.id), e]));
+    if (this.backend.persistent) this.ledger?.stored(fresh);
     this.tabs?.events(fresh);
     void this.maybePersist();
     return fresh;

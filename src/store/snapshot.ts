@@ -6,6 +6,7 @@ import type { Schedule } from '../lib/review.ts';
 import type { ImportPreview, ImportRefusal } from '../lib/backup.ts';
 import type { AnswerEvent, ProgressEvent, QuarantinedRecord } from '../schemas/progress-event.ts';
 import type { TabStorage } from './memory.ts';
+import type { UnwrittenLedger } from './unwritten.ts';
 
 export type NotSavedReason = 'unavailable' | 'blocked' | 'write-failed' | 'newer-version';
 
@@ -64,6 +65,11 @@ export interface OpenOptions {
   tabs?: boolean;
   /** The BroadcastChannel name (default 'saturate-progress'; tests isolate with their own). */
   channelName?: string;
+  /**
+   * Where appended records are noted until stored, and kept for the next page if this one goes away first
+   * (src/store/unwritten.ts; default: the page's `pageLedger()`, none outside a browser; null: none).
+   */
+  ledger?: UnwrittenLedger | null;
 }
 
 export type ImportResult = (ImportPreview & { applied: true }) | ImportRefusal;

@@ -6,8 +6,10 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { answer, freshStore, rawAll, rawPut, T0, tabStorageFake } from './store-helpers.ts';
 import { createAppendWriter, type AppendWriter } from '../../src/store/append.ts';
-import { createProgressQueue, UNWRITTEN_RECORDS_KEY, type ProgressQueue } from '../../src/client/progress-queue.ts';
-import { closeProgress, type UseStore } from '../../src/store/progress.ts';
+import { createProgressQueue, type ProgressQueue } from '../../src/client/progress-queue.ts';
+import { closeProgress, openProgress, type UseStore } from '../../src/store/progress.ts';
+import { createUnwrittenLedger, UNWRITTEN_RECORDS_KEY } from '../../src/store/unwritten.ts';
+import { recordFor } from '../../src/store/append.ts';
 import { emit } from '../../src/lib/events.ts';
 
 type Listen = typeof import('../../src/store/listen.ts');
@@ -37,7 +39,7 @@ function page(
     loadStore,
     store,
     page: { window: win, document: doc },
-    storage,
+    ledger: storage ? createUnwrittenLedger(storage) : null,
   });
   queue.start();
   cleanup.push(
@@ -232,6 +234,41 @@ describe('a page that goes away while its records are being written', () => {
     const p2 = page(store, undefined, storage);
     await p2.queue.afterWrites(() => undefined);
     expect((await rawAll(store)).map(([k]) => k)).not.toContain('meta');
+    expect(storage.getItem(UNWRITTEN_RECORDS_KEY)).toBeNull();
+  });
+});
+
+describe('a page that goes away while the full store is writing', () => {
+  test('the record is kept, and the next page writes it once', async () => {
+    const { store } = freshStore();
+    const storage = tabStorageFake();
+    let hang = false;
+    // The same database, whose writes never finish once `hang` is set (the page is gone before they commit).
+    const hanging: UseStore = (mode, fn) => (hang && mode === 'readwrite' ? new Promise(() => {}) : store(mode, fn));
+    const ledger = createUnwrittenLedger(storage);
+    const p = await openProgress({ ledger, tabs: false, storage: null, tabStorage: null }, hanging);
+    cleanup.push(() => closeProgress(hanging));
+    hang = true;
+    const record = recordFor({ type: 'saturate:answer', detail: appAnswer(1) });
+    void p.append([record]);
+    ledger.keep(); // pagehide
+    expect(kept(storage).map((r) => r.id)).toEqual([record.id]);
+    expect(await answerKeys(store)).toEqual([]);
+
+    const next = page(store, undefined, storage);
+    await next.queue.afterWrites(() => undefined);
+    expect((await answerKeys(store)).map(([k]) => k)).toEqual([`e:${record.id}`]);
+    expect(storage.getItem(UNWRITTEN_RECORDS_KEY)).toBeNull();
+  });
+
+  test('a record the full store has stored is not kept', async () => {
+    const { store } = freshStore();
+    const storage = tabStorageFake();
+    const ledger = createUnwrittenLedger(storage);
+    const p = await openProgress({ ledger, tabs: false, storage: null, tabStorage: null }, store);
+    cleanup.push(() => closeProgress(store));
+    await p.append([recordFor({ type: 'saturate:answer', detail: appAnswer(1) })]);
+    ledger.keep();
     expect(storage.getItem(UNWRITTEN_RECORDS_KEY)).toBeNull();
   });
 });
