@@ -2,10 +2,12 @@
  * Size budgets, measured in Chromium (sizes are deterministic, so they can be asserted; timings never are).
  * JavaScript = every JavaScript response the page fetched (modules, their imports, modulepreloads) plus
  * the page's inline scripts, each gzipped (zlib level 6, what `gzip` and most servers use). KB = 1024 bytes.
- *  - a card page: ≤ 35 KB before the quiz scrolls into view, ≤ 88 KB once it has hydrated (was 80, then 85 KB;
+ *  - a card page: ≤ 35 KB before the quiz scrolls into view, ≤ 89 KB once it has hydrated (was 80, 85, then 88 KB;
  *    React's client is 64.3 KB of it; the flush on pagehide, the tab-long fallback and the quiz reducer took it
  *    to 81.0 KB, then saving the quiz in progress (0.9 KB), card marks (1.4 KB) and the theme (0.6 KB) to
- *    ~85.7 KB on 2026-12-01; 86.6 KB counted once scripts stop arriving, with the write path that the scroll loads);
+ *    ~85.7 KB on 2026-12-01; 86.6 KB counted once scripts stop arriving, with the write path that the scroll loads;
+ *    89 KB since the ledger that keeps a write still in flight when the page leaves, src/store/unwritten.ts,
+ *    took it to 88.4 KB on 2026-12-03, its chunk 1.1 KB with the record builders the bundler put beside it);
  *  - the home page: ≤ 100 KB;
  *  - the service worker's precache (the files sw.js lists), as the browser downloads it from a host that compresses
  *    text (gzip level 6; Pagefind's files and images are compressed already): ≤ 4 MB, each file once. It was
@@ -22,7 +24,7 @@ import { precacheBytes, precacheUrls } from './sw.ts';
 
 const MB = 1024 * KB;
 
-test('a card page loads ≤ 35 KB gzip of JavaScript before the quiz, ≤ 88 KB after it hydrates', async ({ page }) => {
+test('a card page loads ≤ 35 KB gzip of JavaScript before the quiz, ≤ 89 KB after it hydrates', async ({ page }) => {
   const scripts = watchScripts(page);
   await page.goto('/cards/gpu-util/');
   await scripts.settled();
@@ -44,7 +46,7 @@ test('a card page loads ≤ 35 KB gzip of JavaScript before the quiz, ≤ 88 KB 
     .info()
     .annotations.push({ type: 'card JS after quiz', description: `${(after / KB).toFixed(1)} KB (${scripts.list()})` });
   expect(after).toBeGreaterThan(before); // React and the quiz came in
-  expect(after, scripts.list()).toBeLessThanOrEqual(88 * KB);
+  expect(after, scripts.list()).toBeLessThanOrEqual(89 * KB);
 });
 
 test('the home page loads ≤ 100 KB gzip of JavaScript', async ({ page }) => {
