@@ -8,6 +8,8 @@
  * same keys (`e:<id>`): a record that was stored after all is put again unchanged, so nothing counts twice.
  * Where localStorage is blocked, nothing is kept.
  */
+import { usableStorage } from './web-storage.ts';
+
 /** Where the records are kept for the next page. */
 export const UNWRITTEN_RECORDS_KEY = 'saturate:unwritten-records';
 
@@ -100,14 +102,7 @@ let page: UnwrittenLedger | null | undefined;
 export function pageLedger(): UnwrittenLedger | null {
   if (page !== undefined) return page;
   if (typeof window === 'undefined' || typeof document === 'undefined') return (page = null);
-  let storage: KeptStorage | null = null;
-  try {
-    storage = localStorage;
-    storage.getItem(UNWRITTEN_RECORDS_KEY); // throws where site data is blocked (as web-storage.ts probes)
-  } catch {
-    storage = null;
-  }
-  const ledger = createUnwrittenLedger(storage);
+  const ledger = createUnwrittenLedger(usableStorage('localStorage'));
   window.addEventListener('pagehide', () => ledger.keep());
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') ledger.keep();

@@ -1,7 +1,8 @@
 /**
  * `sessionStorage` or `localStorage` when this page may use it, else null: Node has neither, and
  * where site data is blocked merely reading one throws a SecurityError. Shared by the memory fallback
- * (memory.ts), quizzes in progress (quiz-saves.ts) and the page's unwritten events (progress-boot.ts).
+ * (memory.ts), quizzes in progress (quiz-saves.ts), the page's unwritten events (progress-boot.ts) and records
+ * (unwritten.ts).
  */
 export function usableStorage(name: 'sessionStorage' | 'localStorage'): Storage | null {
   try {
