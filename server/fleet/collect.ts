@@ -63,10 +63,14 @@ export const REASON_PREFIX = 'reason:';
  */
 export const MASK_MINUTES_SERIES = 'mask:minutes';
 
-/** How GPU-Util spread over a segment's scrapes (%): its least, 90th percentile and greatest reading. */
+/**
+ * How GPU-Util spread over a segment's scrapes (%): its least, 90th percentile and greatest reading. The 90th
+ * percentile decides one thing only, idle or not where the mean is under 5% (src/lib/diagnose/gpu.ts), so the rules
+ * path reads it only where that can turn on it (rules/rules-path.ts `needsP90`); null where it was not read.
+ */
 export interface UtilSpread {
   min: number;
-  p90: number;
+  p90: number | null;
   max: number;
 }
 
@@ -322,7 +326,7 @@ function utilSpreadsAt(gpus: { values: Map<string, Map<number, number>> }[], t: 
     const min = read(UTIL_SPREAD_SERIES.min);
     const p90 = read(UTIL_SPREAD_SERIES.p90);
     const max = read(UTIL_SPREAD_SERIES.max);
-    if (min !== null && p90 !== null && max !== null) out.set(gi, { min, p90, max });
+    if (min !== null && max !== null) out.set(gi, { min, p90, max });
   });
   return out;
 }

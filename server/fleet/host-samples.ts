@@ -1,12 +1,12 @@
 /**
- * The hosts beside the GPUs, from node-exporter: per-core CPU busy share, load and memory, keyed by the host name
- * node-exporter reports (`node_uname_info`). The per-core query is read in batches of node-exporter targets
- * (batches.ts), as the GPUs are: a host of 128 cores sends 128 series.
+ * The hosts beside the GPUs, from node-exporter: CPU busy share (all cores and the busiest), load and memory, keyed by the host name
+ * node-exporter reports (`node_uname_info`). The CPU query is read in batches of node-exporter targets (batches.ts),
+ * as the GPUs are: it reads every core's series (a host of 128 cores has 128) and answers two a host.
  */
 import type { HostSample } from '../../src/protocol/metrics.ts';
 import type { PrometheusClient, RangeSeries } from './prometheus-api.ts';
 import { readHostValue } from './readings.ts';
-import { readInBatches, targetBatches, withBatch } from './batches.ts';
+import { readInBatches, targetBatches, withBatch, type Batch } from './batches.ts';
 
 /** node-exporter's host name per instance (`node_uname_info`) at `atS`: one query. */
 export async function nodeNamesAt(client: PrometheusClient, atS: number): Promise<Map<string, string>> {
@@ -15,10 +15,24 @@ export async function nodeNamesAt(client: PrometheusClient, atS: number): Promis
 }
 
 /**
- * Each host's CPU (per core, busy share over `rateWindowS`), load and memory from node-exporter, keyed by the
- * host name node-exporter reports (`node_uname_info`, asked for at `endS` unless `nodeNames` is given), at the
- * points of a range: one query per batch of node-exporter targets (listed first) for the per-core CPU and, in the
- * same answer (`or`), the batch's load and memory; host names one more unless `nodeNames` is given.
+ * The label that names what one of Saturate's own series carries: a recording rule's gauge (rules/names.ts), or a
+ * host's CPU read back here.
+ */
+export const SERIES_LABEL = 'saturate_series';
+
+/** The `saturate_series` labels a host's busiest core and its all-core mean are read under (the rules path's too). */
+export const NODE_MAX_CORE = 'node:max-core';
+export const NODE_MEAN = 'node:mean';
+
+/**
+ * Each host's CPU (its busiest core's and its cores' mean busy share over `rateWindowS`), load and memory from
+ * node-exporter, keyed by the host name node-exporter reports (`node_uname_info`, asked for at `endS` unless
+ * `nodeNames` is given), at the points of a range: one query per batch of node-exporter targets (listed first) for
+ * the CPU and, in the same answer (`or`), the batch's load and memory; host names one more unless `nodeNames` is given.
+ *
+ * The engine reads a host's CPU as those two numbers (src/lib/diagnose/stats.ts `cpuPct`, `maxCorePct`), so the
+ * engine's own `max by` and `avg by` over the per-core rates answer two series a host, not one a core (a host of 128
+ * cores sent 128): the same readings, a smaller answer to write and parse.
  */
 export async function hostSamplesOver(
   client: PrometheusClient,
@@ -32,13 +46,14 @@ export async function hostSamplesOver(
   const idle = 'node_cpu_seconds_total{mode="idle"}';
   // In ms: a step that divides a window is not always whole seconds, and PromQL takes no fractional `…s`.
   const rateWindow = `${Math.max(1, Math.round(rateWindowS * 1000))}ms`;
+  const busy = (b: Batch) => `(1 - rate(node_cpu_seconds_total{${withBatch('mode="idle"', b)}}[${rateWindow}]))`;
   const [series, nodeOf] = await Promise.all([
     targetBatches(client, idle, startS, endS).then((bs) =>
       readInBatches(
         bs,
         (b) =>
           range(
-            `(1 - rate(node_cpu_seconds_total{${withBatch('mode="idle"', b)}}[${rateWindow}]))` +
+            `${labelled(`max by (instance) ${busy(b)}`, NODE_MAX_CORE)} or ${labelled(`avg by (instance) ${busy(b)}`, NODE_MEAN)}` +
               ` or {${withBatch(`__name__=~"${HOST_GAUGES.join('|')}"`, b)}}`,
           ),
         'host CPU',
@@ -46,10 +61,15 @@ export async function hostSamplesOver(
     ),
     nodeNames ?? nodeNamesAt(client, endS),
   ]);
-  // The gauges by their names; the rest is the CPU (Prometheus drops its name, an engine may keep it).
-  const [hostSeries, cpuSeries] = splitBy(series, (s) => HOST_GAUGES.includes(s.labels['__name__'] ?? ''));
-  return buildHostSamples(cpuSeries, hostSeries, nodeOf, timeline(startS, endS, stepS));
+  // The gauges by their names; the CPU by its label.
+  const [cpu, gauges] = splitBy(series, (s) => s.labels[SERIES_LABEL] !== undefined);
+  const [cpuMean, maxCore] = splitBy(cpu, (s) => s.labels[SERIES_LABEL] === NODE_MEAN);
+  return buildHostSamples(maxCore, gauges, nodeOf, timeline(startS, endS, stepS), cpuMean);
 }
+
+/** `expr` with `saturate_series="<name>"` added (the CPU series of a host read back by it). */
+export const labelled = (expr: string, name: string): string =>
+  `label_replace(${expr}, "${SERIES_LABEL}", "${name}", "", "")`;
 
 /** `xs` split in two: those `yes` holds for, and the others. */
 export function splitBy<T>(xs: readonly T[], yes: (x: T) => boolean): [T[], T[]] {

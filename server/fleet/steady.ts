@@ -15,11 +15,22 @@ export const STEADY_COPIES = 20;
  * the segment's mean. The engine then sees the same mean and spread as the scrapes themselves, and judges a steady
  * job as the live verdict does: a starved job that reads 0% most of the time with bursts is "waiting", not idle.
  *
+ * Without a 90th percentile (not read: it could not change the verdict, collect.ts UtilSpread) the 19th copy joins
+ * the 18 in the middle, at the value that keeps the mean with the extremes where they are; where the mean is too
+ * near the least reading for that, the middle copies sit at the least reading and the top gives way. Either way the
+ * engine reads the segment's own mean, and a 90th percentile no greater than the greatest reading.
+ *
  * @example steadyUtil(4, { min: 0, p90: 30, max: 40 })[18] // 30
+ * @example steadyUtil(50, { min: 0, p90: null, max: 100 })[10] // 50
  */
 export function steadyUtil(mean: number, s: UtilSpread): number[] {
   const n = STEADY_COPIES;
   const rest = n - 3;
+  if (s.p90 === null) {
+    const mid = Math.min(s.max, Math.max(s.min, (n * mean - s.min - s.max) / (n - 2)));
+    const top = Math.min(s.max, Math.max(mid, n * mean - s.min - (n - 2) * mid));
+    return [s.min, ...new Array<number>(n - 2).fill(mid), top];
+  }
   const x = Math.min(s.p90, Math.max(s.min, (n * mean - s.min - s.p90 - s.max) / rest));
   // Where the extremes leave the rest below the least reading, the top gives way so the mean still holds.
   const top = Math.min(s.max, Math.max(s.p90, n * mean - s.min - s.p90 - rest * x));

@@ -36,15 +36,15 @@ function scrapes(util: (i: number) => number): StreamMessage[] {
   }));
 }
 
-/** The same stretch as one averaged segment, judged as the window's hours judge it. */
-function segmentVerdict(raw: readonly StreamMessage[]) {
+/** The same stretch as one averaged segment, judged as the window's hours judge it (`withP90`: its 90th percentile read). */
+function segmentVerdict(raw: readonly StreamMessage[], withP90 = true) {
   const utils = raw.map((m) => m.gpus[0]!.gpuUtilPct!);
   const last = raw.at(-1)!;
   const avg = {
     ...last,
     gpus: [{ ...last.gpus[0]!, gpuUtilPct: utils.reduce((a, b) => a + b, 0) / utils.length }],
   };
-  const s = { min: Math.min(...utils), p90: quantile(0.9, utils), max: Math.max(...utils) };
+  const s = { min: Math.min(...utils), p90: withP90 ? quantile(0.9, utils) : null, max: Math.max(...utils) };
   return verdictsOf(steadyWindow(avg, 300, undefined, new Map([[0, s]])), 300)[0]!;
 }
 
@@ -75,6 +75,42 @@ describe('the verdict now and the hours over the window', () => {
       expect(read.mean).toBeCloseTo(mean, 6);
       expect(read).toMatchObject({ min: s.min, p90: s.p90, max: s.max });
     }
+  });
+
+  test("a segment's copies without its 90th percentile keep its mean and extremes, the percentile within them", () => {
+    for (const [mean, min, max] of [
+      [50, 0, 100],
+      [6, 5, 100], // the mean near the least reading: the top gives way
+      [4, 0, 12],
+      [97, 90, 100],
+      [50, 50, 50],
+    ] as const) {
+      const read = spread(steadyUtil(mean, { min, p90: null, max }));
+      expect(read.mean).toBeCloseTo(mean, 6);
+      expect(read.min).toBe(min);
+      expect(read.max).toBeLessThanOrEqual(max);
+      expect(read.p90).toBeLessThanOrEqual(read.max);
+      if (mean > min + (max - min) / 10) expect(read.max).toBe(max);
+    }
+  });
+
+  test('where the rules path reads no 90th percentile, the segment gets the verdict it gets with one', () => {
+    // needsP90's rule (rules-path.ts): the percentile is read where the mean is under 5% and the greatest reading
+    // 15% or more. Every other segment here, judged without it, must get the verdict the percentile gives.
+    const patterns: ((i: number) => number)[] = [];
+    for (const base of [0, 1, 3, 4, 5, 6, 20, 60, 84, 86, 97])
+      for (const burst of [0, 10, 14, 15, 30, 100])
+        for (const every of [2, 5, 10, 21]) patterns.push((i) => (i % every === 0 ? Math.max(base, burst) : base));
+    let judged = 0;
+    for (const util of patterns) {
+      const raw = scrapes(util);
+      const utils = raw.map((m) => m.gpus[0]!.gpuUtilPct!);
+      const mean = utils.reduce((a, b) => a + b, 0) / utils.length;
+      if (mean < 5 && Math.max(...utils) >= 15) continue; // read there
+      judged++;
+      expect(segmentVerdict(raw, false).kind, `GPU-Util ${utils.join(' ')}`).toBe(segmentVerdict(raw).kind);
+    }
+    expect(judged).toBeGreaterThan(200);
   });
 
   test('equal copies of a segment are one object, and judging them so changes no verdict (a throttled GPU too)', () => {

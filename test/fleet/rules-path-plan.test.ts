@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { coveredSegments, pathTaken, runsOf, subPlan } from '../../server/fleet/rules/rules-path.ts';
+import { coveredSegments, needsP90, pathTaken, runsOf, subPlan } from '../../server/fleet/rules/rules-path.ts';
 import { rulesDataSpanS } from '../../server/fleet/rules/coverage.ts';
 import { segmentHours, segmentPlan } from '../../server/fleet/segments.ts';
 
@@ -58,6 +58,36 @@ describe('runs of segments', () => {
         },
       ),
     );
+  });
+});
+
+describe("GPU-Util's 90th percentile, read where it can change a verdict", () => {
+  /** One GPU's segment means and greatest readings (GPU-Util %), as the rules path reads them. */
+  const gpu = (instance: string, gpu: string, means: number[], maxes: number[]) =>
+    [
+      ['DCGM_FI_DEV_GPU_UTIL', means],
+      ['util:max', maxes],
+    ].map(([series, values]) => ({
+      labels: { instance, gpu, UUID: `GPU-${instance}-${gpu}`, saturate_series: series as string },
+      points: (values as number[]).map((v, i): [number, number] => [3085.714 * (i + 1), v]),
+    }));
+
+  test('only hosts with a segment under 5% on average that reached 15% are asked for it', () => {
+    const segments = [
+      ...gpu('starved:9400', '0', [60, 4], [100, 30]), // 4% on average with bursts to 30%: idle or waiting turns on it
+      ...gpu('idle:9400', '0', [0.4, 0.2], [12, 3]), // never reached 15%: idle whatever it is
+      ...gpu('busy:9400', '0', [97, 5], [100, 100]), // 5% is not under 5%
+      ...gpu('busy:9400', '1', [88, 92], [100, 100]),
+    ];
+    expect(needsP90(segments)).toEqual(['starved:9400']);
+    expect(needsP90(segments.filter((s) => !s.labels.instance.startsWith('starved')))).toEqual([]);
+  });
+
+  test("a GPU's greatest readings are matched by GPU, not by position in the answer", () => {
+    const [mean0, max0] = gpu('h:9400', '0', [2], [40]);
+    const [mean1, max1] = gpu('h2:9400', '1', [2], [3]);
+    expect(needsP90([mean1!, mean0!, max0!, max1!])).toEqual(['h:9400']);
+    expect(needsP90([mean0!])).toEqual([]); // no greatest reading: nothing to say
   });
 });
 

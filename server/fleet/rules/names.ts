@@ -44,8 +44,8 @@ export const RULE_NODE_CPU = 'saturate:node_cpu_busy:avg1m';
 export const RULE_NODE_MAX_CORE = 'saturate:node_cpu_busy_max_core:avg1m';
 /** How often the 1-minute rules are evaluated, seconds. */
 export const RULE_INTERVAL_S = 60;
-/** The label that names what a RULE_MEANS series averages (the raw segments query uses it too). */
-export const SERIES_LABEL = 'saturate_series';
+/** The label that names what a RULE_MEANS series averages (the raw segments query and the hosts' CPU use it too). */
+export { SERIES_LABEL } from '../host-samples.ts';
 
 /** The clock event mask under dcgm-exporter 4.x's name and its name before 4.0. */
 export const MASK_NAMES = [

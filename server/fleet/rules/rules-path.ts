@@ -9,10 +9,12 @@
  *
  * Cost: an `or` between range queries costs Prometheus more than its parts (24 h of 512 GPUs, 5-minute rules: the
  * means, least, greatest and 90th percentile in one `or` took 1.8–2.4 s, the four alone 0.9 s in all), so each part is
- * a query of its own. Per segment only what decides its state is read (names.ts SEGMENT_GAUGES, GPU-Util's spread,
- * and a reason's share only where one was active: a share of the segment's mask minutes); the power limit and whether
- * the mask is exported at all come once for the run (whole-run.ts), and gauges that are evidence only are not read:
- * 12 series a GPU per segment, not 27.
+ * a query of its own. Per segment only what decides its state is read (names.ts SEGMENT_GAUGES, GPU-Util's least
+ * and greatest reading, and a reason's share only where one was active: a share of the segment's mask minutes); the
+ * power limit and whether the mask is exported at all come once for the run (whole-run.ts), GPU-Util's 90th
+ * percentile only for the hosts where it can change a verdict (needsP90: it reads the 1-minute series, 5× the points
+ * of the 5-minute ones, and was an eighth of the audit's Prometheus CPU at 512 GPUs), and gauges that are evidence
+ * only are not read: 11 series a GPU per segment, not 27.
  *
  * Coverage (coverage.ts): a segment with all of its points but one in the rules is read from them, any other from raw
  * series (the rules began later than the window, stopped, or are not deployed): runs of neighbouring segments make
@@ -22,17 +24,29 @@
  * Long windows (segments of MIN_COARSE_SEGMENT_MS and more: about 9 h 20 min and up) read the 5-minute rules instead,
  * where they hold any of the window: 5× fewer points, each the mean of the 1-minute means it covers (recording-rules.ts).
  * A segment's edges then fall within 5 minutes of a point's, so a state that changes mid-segment may move up to 5
- * minutes of its hours to a neighbouring segment. The 90th percentile still comes from the 1-minute greatest readings.
+ * minutes of its hours to a neighbouring segment. The 90th percentile, where read, still comes from the 1-minute
+ * greatest readings.
  */
 import type { FleetHost } from '../collect.ts';
-import { hostsFromSeries, selectorMatchers } from '../collect.ts';
-import { buildHostSamples, HOST_GAUGES, hostSamplesOver, splitBy, timeline } from '../host-samples.ts';
-import type { PrometheusClient } from '../prometheus-api.ts';
+import { gpuKeyOf, hostsFromSeries, selectorMatchers } from '../collect.ts';
+import {
+  buildHostSamples,
+  HOST_GAUGES,
+  hostSamplesOver,
+  labelled,
+  NODE_MAX_CORE,
+  NODE_MEAN,
+  pointMap,
+  splitBy,
+  timeline,
+} from '../host-samples.ts';
+import type { PrometheusClient, RangeSeries } from '../prometheus-api.ts';
 import { collectSegments, promDuration, type SegmentPlan } from '../segments.ts';
-import { readInBatches, withBatch, type Batch, type OnBatch } from '../batches.ts';
+import { batchesOf, readInBatches, withBatch, type Batch, type OnBatch } from '../batches.ts';
 import type { Coverage, RuleLevel } from './coverage.ts';
 import { RULE_NODE_CPU, RULE_NODE_MAX_CORE, RULE_UTIL_MAX, SERIES_LABEL, UTIL_SPREAD_SERIES } from './names.ts';
 import { segmentGaugesExpr, spreadOverSegments, wholeRunExpr } from './whole-run.ts';
+import { RULE_THRESHOLDS } from './recording-rules.ts';
 
 export {
   coveredSegments,
@@ -59,10 +73,6 @@ export interface PathTaken {
   /** The window holds rules of an older rules file, so it was read from raw series (coverage.ts outdatedReasons). */
   rulesOutdated: boolean;
 }
-
-/** The `saturate_series` labels the hosts' all-core mean and busiest core's share are read back under. */
-const NODE_MEAN = 'node:mean';
-const NODE_MAX_CORE = 'node:max-core';
 
 /** One run of neighbouring segments, read one way: its hosts, its part of the plan, and its end. */
 export interface SegmentRun {
@@ -114,7 +124,8 @@ export function subPlan(
 /**
  * One run's segments from the rules of `level`: per batch of hosts, the GPUs' deciding means, spreads and active
  * reasons per segment (one range query), and the rest once for the run (one instant query, whole-run.ts); the hosts'
- * CPU. The 90th percentile always comes from the 1-minute greatest readings (the engine's own is a minute's greatest).
+ * CPU. The 90th percentile comes from the 1-minute greatest readings (the engine's own is a minute's greatest), read
+ * afterwards for the hosts whose GPUs need it (needsP90), if any.
  */
 async function readRules(
   client: PrometheusClient,
@@ -134,22 +145,25 @@ async function readRules(
     ...segmentGaugesExpr(level, sel, range),
     `min_over_time(${level.min}{${sel}}[${range}])`,
     `max_over_time(${level.max}{${sel}}[${range}])`,
-    // The 90th percentile of the minutes' greatest readings: the engine's own is a minute's greatest (≤ 10 scrapes).
-    `label_replace(quantile_over_time(0.9, ${RULE_UTIL_MAX}{${sel}}[${range}]), "${SERIES_LABEL}", "${UTIL_SPREAD_SERIES.p90}", "", "")`,
   ];
+  // The 90th percentile of the minutes' greatest readings: the engine's own is a minute's greatest (≤ 10 scrapes).
+  const p90 = (sel: string) =>
+    q(labelled(`quantile_over_time(0.9, ${RULE_UTIL_MAX}{${sel}}[${range}])`, UTIL_SPREAD_SERIES.p90));
   const read = async (b: Batch) => {
     const sel = withBatch(user, b);
     const [segments, once] = await Promise.all([
       Promise.all(parts(sel).map(q)).then((r) => r.flat()),
       client.query(wholeRunExpr(level, sel, whole), endS),
     ]);
-    return [...segments, ...spreadOverSegments(segments, once)];
+    const hosts = needsP90(segments);
+    const spread = hosts.length ? await p90(withBatch(user, batchesOf(hosts, hosts.length)[0]!)) : [];
+    return [...segments, ...spread, ...spreadOverSegments(segments, once)];
   };
   // The hosts in one query: the busiest core's share and the all-core mean (each labelled: VictoriaMetrics keeps a
   // rule's name through avg_over_time, Prometheus drops it), and load and memory (named).
   const hostExpr = [
-    `label_replace(avg_over_time(${RULE_NODE_MAX_CORE}[${range}]), "${SERIES_LABEL}", "${NODE_MAX_CORE}", "", "")`,
-    `label_replace(avg_over_time(${RULE_NODE_CPU}[${range}]), "${SERIES_LABEL}", "${NODE_MEAN}", "", "")`,
+    labelled(`avg_over_time(${RULE_NODE_MAX_CORE}[${range}])`, NODE_MAX_CORE),
+    labelled(`avg_over_time(${RULE_NODE_CPU}[${range}])`, NODE_MEAN),
     `{__name__=~"${HOST_GAUGES.join('|')}"}`,
   ].join(' or ');
   const [series, host, nodeOf] = await Promise.all([
@@ -165,6 +179,34 @@ async function readRules(
     ? buildHostSamples(maxCore, gauges, nodeOf, timeline(first, endS, stepS), cpuMean)
     : await hostSamplesOver(client, first, endS, stepS, stepS, o.nodeNames);
   return hostsFromSeries(series, first, endS, stepS, hosts);
+}
+
+/**
+ * The hosts (`instance`) with a GPU whose 90th percentile of GPU-Util can change a segment's verdict: one with a
+ * segment whose mean is under the engine's idle line (5%) and whose greatest reading is not under its idle 90th
+ * percentile (15%), so that the 90th percentile alone says idle or waiting (src/lib/diagnose/gpu.ts). Elsewhere the
+ * mean or the greatest reading decides it (a 90th percentile is never above the greatest), and the segment goes
+ * without one (steady.ts). From the segments' GPU-Util means and greatest readings.
+ * @example needsP90([{ labels: { instance: 'a', saturate_series: 'DCGM_FI_DEV_GPU_UTIL' }, points: [[60, 4]] }, { labels: { instance: 'a', saturate_series: 'util:max' }, points: [[60, 30]] }]) // ['a']
+ */
+export function needsP90(segments: readonly RangeSeries[]): string[] {
+  const of = (name: string) =>
+    new Map(segments.filter((s) => s.labels[SERIES_LABEL] === name).map((s) => [gpuKeyOf(s.labels), s]));
+  const maxes = of(UTIL_SPREAD_SERIES.max);
+  const out = new Set<string>();
+  for (const [key, mean] of of('DCGM_FI_DEV_GPU_UTIL')) {
+    const max = maxes.get(key);
+    if (!max) continue;
+    const top = pointMap(max);
+    if (
+      mean.points.some(
+        ([t, v]) =>
+          v < RULE_THRESHOLDS.idleUtilPct && (top.get(Math.round(t * 1000) / 1000) ?? 0) >= RULE_THRESHOLDS.idleP90Pct,
+      )
+    )
+      out.add(mean.labels['instance'] ?? '');
+  }
+  return [...out];
 }
 
 /** The window's segments, each run from the rules or raw, and the path taken. */
