@@ -83,11 +83,16 @@ describe("GPU-Util's 90th percentile, read where it can change a verdict", () =>
     expect(needsP90(segments.filter((s) => !s.labels.instance.startsWith('starved')))).toEqual([]);
   });
 
-  test("a GPU's greatest readings are matched by GPU, not by position in the answer", () => {
+  test("a GPU's greatest readings are matched by GPU and owner, not by position in the answer", () => {
     const [mean0, max0] = gpu('h:9400', '0', [2], [40]);
     const [mean1, max1] = gpu('h2:9400', '1', [2], [3]);
     expect(needsP90([mean1!, mean0!, max0!, max1!])).toEqual(['h:9400']);
     expect(needsP90([mean0!])).toEqual([]); // no greatest reading: nothing to say
+    // One GPU, two owners in the window (a pod label that changed): each owner's series is looked at.
+    const owned = (pod: string, means: number[], maxes: number[]) =>
+      gpu('h3:9400', '0', means, maxes).map((s) => ({ ...s, labels: { ...s.labels, pod } }));
+    expect(needsP90([...owned('train-a', [3], [40]), ...owned('train-b', [90], [100])])).toEqual(['h3:9400']);
+    expect(needsP90([...owned('train-b', [90], [100]), ...owned('train-a', [3], [40])])).toEqual(['h3:9400']);
   });
 });
 

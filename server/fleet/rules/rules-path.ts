@@ -28,7 +28,7 @@
  * greatest readings.
  */
 import type { FleetHost } from '../collect.ts';
-import { gpuKeyOf, hostsFromSeries, selectorMatchers } from '../collect.ts';
+import { hostsFromSeries, selectorMatchers } from '../collect.ts';
 import {
   buildHostSamples,
   HOST_GAUGES,
@@ -45,7 +45,7 @@ import { collectSegments, promDuration, type SegmentPlan } from '../segments.ts'
 import { batchesOf, readInBatches, withBatch, type Batch, type OnBatch } from '../batches.ts';
 import type { Coverage, RuleLevel } from './coverage.ts';
 import { RULE_NODE_CPU, RULE_NODE_MAX_CORE, RULE_UTIL_MAX, SERIES_LABEL, UTIL_SPREAD_SERIES } from './names.ts';
-import { segmentGaugesExpr, spreadOverSegments, wholeRunExpr } from './whole-run.ts';
+import { labelKey, segmentGaugesExpr, spreadOverSegments, wholeRunExpr } from './whole-run.ts';
 import { RULE_THRESHOLDS } from './recording-rules.ts';
 
 export {
@@ -190,8 +190,9 @@ async function readRules(
  * @example needsP90([{ labels: { instance: 'a', saturate_series: 'DCGM_FI_DEV_GPU_UTIL' }, points: [[60, 4]] }, { labels: { instance: 'a', saturate_series: 'util:max' }, points: [[60, 30]] }]) // ['a']
  */
 export function needsP90(segments: readonly RangeSeries[]): string[] {
+  // By every label but the series' own name: a GPU whose owner changed in the window has a series for each owner.
   const of = (name: string) =>
-    new Map(segments.filter((s) => s.labels[SERIES_LABEL] === name).map((s) => [gpuKeyOf(s.labels), s]));
+    new Map(segments.filter((s) => s.labels[SERIES_LABEL] === name).map((s) => [labelKey(s.labels), s]));
   const maxes = of(UTIL_SPREAD_SERIES.max);
   const out = new Set<string>();
   for (const [key, mean] of of('DCGM_FI_DEV_GPU_UTIL')) {

@@ -35,8 +35,8 @@ export function wholeRunExpr(level: RuleLevel, sel: string, range: string): stri
   ].join(' or ');
 }
 
-/** A series' labels without `saturate_series`, as a key. */
-const labelKey = (labels: Record<string, string>): string =>
+/** A series' labels without `saturate_series` (and a name), as a key: a GPU's series of one owner. */
+export const labelKey = (labels: Record<string, string>): string =>
   JSON.stringify(
     Object.entries(labels)
       .filter(([k]) => k !== SERIES_LABEL && k !== '__name__')
