@@ -16,6 +16,12 @@
  * Where IndexedDB is missing or refuses (some private modes), the record goes to sessionStorage
  * under `saturate:quiz-save:<quiz id>`, so it lasts for the tab, as the quiz did before.
  *
+ * A quiz that ends is marked ended in localStorage (`saturate:quiz-ended:<quiz id>`, the time) at
+ * once, before its record is deleted: a browser may end a leaving page's IndexedDB transaction
+ * before it commits ("See results", then a link at once), and the next page would resume a quiz
+ * the learner finished. A record saved before its quiz's mark is read as ended and deleted; the
+ * mark goes when the record does.
+ *
  * Every function has idb-keyval's shape: the detail first, the store last (`store = quizSaveStore()`).
  */
 import type { UseStore } from 'idb-keyval';
@@ -44,6 +50,29 @@ export function quizSaveStore(): UseStore {
 }
 
 const tabStorage = () => usableStorage('sessionStorage');
+
+/** The localStorage key prefix of the time a quiz ended (see the file's comment). */
+export const ENDED_PREFIX = 'saturate:quiz-ended:';
+
+/** When the quiz last ended on this device (ms), or null: none kept, or storage blocked. */
+function endedAt(quizId: string): number | null {
+  try {
+    const at = Number(usableStorage('localStorage')?.getItem(ENDED_PREFIX + quizId) ?? NaN);
+    return Number.isFinite(at) ? at : null;
+  } catch {
+    return null;
+  }
+}
+
+function setEnded(quizId: string, at: number | null): void {
+  try {
+    const local = usableStorage('localStorage');
+    if (at === null) local?.removeItem(ENDED_PREFIX + quizId);
+    else local?.setItem(ENDED_PREFIX + quizId, String(at));
+  } catch {
+    /* storage blocked: the delete alone, as before */
+  }
+}
 
 function tabRemove(quizId: string): void {
   try {
@@ -109,18 +138,39 @@ export async function readQuizSave(quizId: string, store: UseStore = quizSaveSto
   raw ??= tabRead(quizId);
   if (raw === undefined) return null;
   const save = await validate(raw, quizId);
-  if (!save) await clearQuizSave(quizId, store);
+  if (!save || ended(save)) {
+    await clearQuizSave(quizId, store, null);
+    return null;
+  }
   return save;
 }
 
-/** Removes the quiz's saved state (it ended, or was started again). */
-export async function clearQuizSave(quizId: string, store: UseStore = quizSaveStore()): Promise<void> {
+/** Whether the quiz ended after this record was saved (its delete did not complete); a newer record clears the mark. */
+function ended(save: QuizSave): boolean {
+  const at = endedAt(save.quizId);
+  if (at === null) return false;
+  if (save.savedAt < at) return true;
+  setEnded(save.quizId, null); // started again since it ended
+  return false;
+}
+
+/**
+ * Removes the quiz's saved state (it ended, or was started again), marking it ended at `at` (now by default; null:
+ * no mark) until the record is gone.
+ */
+export async function clearQuizSave(
+  quizId: string,
+  store: UseStore = quizSaveStore(),
+  at: number | null = Date.now(),
+): Promise<void> {
+  if (at !== null) setEnded(quizId, at);
   tabRemove(quizId);
   try {
     await deleteValue(quizId, store);
   } catch {
     /* IndexedDB refused: there was nothing in it either */
   }
+  setEnded(quizId, null);
 }
 
 /**
@@ -145,8 +195,8 @@ export async function listQuizSaves(store: UseStore = quizSaveStore()): Promise<
   const saves: QuizSave[] = [];
   for (const [key, value] of raw) {
     const save = await validate(value, String(key));
-    if (save) saves.push(save);
-    else await clearQuizSave(String(key), store);
+    if (save && !ended(save)) saves.push(save);
+    else await clearQuizSave(String(key), store, null);
   }
   return saves.sort((a, b) => b.savedAt - a.savedAt);
 }

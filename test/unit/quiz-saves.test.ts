@@ -7,6 +7,7 @@ import {
   listQuizSaves,
   readQuizSave,
   saveQuiz,
+  ENDED_PREFIX,
   TAB_SAVE_PREFIX,
   type QuizSave,
 } from '../../src/store/quiz-saves.ts';
@@ -120,6 +121,40 @@ describe('quiz saves', () => {
     } finally {
       if (before) Object.defineProperty(globalThis, 'sessionStorage', before);
       else delete (globalThis as { sessionStorage?: unknown }).sessionStorage;
+    }
+  });
+
+  test('a quiz that ends as the page is left is not resumed by the next page, though its delete never completed', async () => {
+    const items = new Map<string, string>();
+    const local = {
+      getItem: (k: string) => items.get(k) ?? null,
+      setItem: (k: string, v: string) => void items.set(k, v),
+      removeItem: (k: string) => void items.delete(k),
+    };
+    const before = Object.getOwnPropertyDescriptor(globalThis, 'localStorage');
+    Object.defineProperty(globalThis, 'localStorage', { value: local, configurable: true });
+    try {
+      const store = fresh();
+      await saveQuiz(practice(), store);
+      // "See results", then a link at once: the leaving page's delete never completes.
+      const leaving: UseStore = (mode, fn) => (mode === 'readwrite' ? new Promise(() => {}) : store(mode, fn));
+      void clearQuizSave('practice:abc123', leaving);
+      expect(await get('practice:abc123', store)).toBeDefined(); // still on the device
+      expect(items.has(`${ENDED_PREFIX}practice:abc123`)).toBe(true);
+      // The next page: nothing to resume, nothing listed, and the record and the mark are gone.
+      expect(await readQuizSave('practice:abc123', store)).toBeNull();
+      expect(await listQuizSaves(store)).toEqual([]);
+      expect(await get('practice:abc123', store)).toBeUndefined();
+      expect(items.size).toBe(0);
+      // Ended, then started again (a save newer than the mark): resumed, and the stale mark dropped.
+      void clearQuizSave('practice:abc123', leaving);
+      const again = practice({ index: 1, savedAt: Date.now() + 1_000 });
+      await saveQuiz(again, store);
+      expect(await readQuizSave('practice:abc123', store)).toEqual(again);
+      expect(items.size).toBe(0);
+    } finally {
+      if (before) Object.defineProperty(globalThis, 'localStorage', before);
+      else delete (globalThis as { localStorage?: unknown }).localStorage;
     }
   });
 });
