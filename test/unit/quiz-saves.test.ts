@@ -38,6 +38,31 @@ const practice = (over: Partial<QuizSave> = {}): QuizSave => ({
   ...over,
 });
 
+/** Runs `fn` with `globalThis[name]` a Storage over `items` (Node has none), restoring what was there after. */
+async function withStorage(
+  name: 'sessionStorage' | 'localStorage',
+  fn: (items: Map<string, string>) => Promise<void>,
+): Promise<void> {
+  const items = new Map<string, string>();
+  const storage = {
+    getItem: (k: string) => items.get(k) ?? null,
+    setItem: (k: string, v: string) => void items.set(k, v),
+    removeItem: (k: string) => void items.delete(k),
+    key: (i: number) => [...items.keys()][i] ?? null,
+    get length() {
+      return items.size;
+    },
+  };
+  const before = Object.getOwnPropertyDescriptor(globalThis, name);
+  Object.defineProperty(globalThis, name, { value: storage, configurable: true });
+  try {
+    await fn(items);
+  } finally {
+    if (before) Object.defineProperty(globalThis, name, before);
+    else delete (globalThis as Partial<Record<typeof name, unknown>>)[name];
+  }
+}
+
 describe('quiz saves', () => {
   test('a quiz saved in one tab is read back whole by another (a second handle on the same database)', async () => {
     const dbName = `quiz-test-${process.pid}-${n++}`;
@@ -98,19 +123,7 @@ describe('quiz saves', () => {
   });
 
   test('where IndexedDB refuses, the save lasts for the tab (sessionStorage) and is read back from there', async () => {
-    const items = new Map<string, string>();
-    const tab = {
-      getItem: (k: string) => items.get(k) ?? null,
-      setItem: (k: string, v: string) => void items.set(k, v),
-      removeItem: (k: string) => void items.delete(k),
-      key: (i: number) => [...items.keys()][i] ?? null,
-      get length() {
-        return items.size;
-      },
-    };
-    const before = Object.getOwnPropertyDescriptor(globalThis, 'sessionStorage');
-    Object.defineProperty(globalThis, 'sessionStorage', { value: tab, configurable: true });
-    try {
+    await withStorage('sessionStorage', async (items) => {
       const refusing: UseStore = () => Promise.reject(new DOMException('blocked', 'InvalidStateError'));
       expect(await saveQuiz(practice(), refusing)).toBe('tab');
       expect(items.has(`${TAB_SAVE_PREFIX}practice:abc123`)).toBe(true);
@@ -118,22 +131,11 @@ describe('quiz saves', () => {
       expect((await listQuizSaves(refusing)).map((s) => s.quizId)).toEqual(['practice:abc123']);
       await clearQuizSave('practice:abc123', refusing);
       expect(items.size).toBe(0);
-    } finally {
-      if (before) Object.defineProperty(globalThis, 'sessionStorage', before);
-      else delete (globalThis as { sessionStorage?: unknown }).sessionStorage;
-    }
+    });
   });
 
   test('a quiz that ends as the page is left is not resumed by the next page, though its delete never completed', async () => {
-    const items = new Map<string, string>();
-    const local = {
-      getItem: (k: string) => items.get(k) ?? null,
-      setItem: (k: string, v: string) => void items.set(k, v),
-      removeItem: (k: string) => void items.delete(k),
-    };
-    const before = Object.getOwnPropertyDescriptor(globalThis, 'localStorage');
-    Object.defineProperty(globalThis, 'localStorage', { value: local, configurable: true });
-    try {
+    await withStorage('localStorage', async (items) => {
       const store = fresh();
       await saveQuiz(practice(), store);
       // "See results", then a link at once: the leaving page's delete never completes.
@@ -152,9 +154,6 @@ describe('quiz saves', () => {
       await saveQuiz(again, store);
       expect(await readQuizSave('practice:abc123', store)).toEqual(again);
       expect(items.size).toBe(0);
-    } finally {
-      if (before) Object.defineProperty(globalThis, 'localStorage', before);
-      else delete (globalThis as { localStorage?: unknown }).localStorage;
-    }
+    });
   });
 });
