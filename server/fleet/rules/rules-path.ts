@@ -199,13 +199,10 @@ export function needsP90(segments: readonly RangeSeries[]): string[] {
     const max = maxes.get(key);
     if (!max) continue;
     const top = pointMap(max);
-    if (
-      mean.points.some(
-        ([t, v]) =>
-          v < RULE_THRESHOLDS.idleUtilPct && (top.get(Math.round(t * 1000) / 1000) ?? 0) >= RULE_THRESHOLDS.idleP90Pct,
-      )
-    )
-      out.add(mean.labels['instance'] ?? '');
+    const low = [...pointMap(mean)].some(
+      ([t, v]) => v < RULE_THRESHOLDS.idleUtilPct && (top.get(t) ?? 0) >= RULE_THRESHOLDS.idleP90Pct,
+    );
+    if (low) out.add(mean.labels['instance'] ?? '');
   }
   return [...out];
 }
